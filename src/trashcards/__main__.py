@@ -1,0 +1,5 @@
+"""``python -m trashcards``: the command line."""
+
+from .cli import main
+
+main()

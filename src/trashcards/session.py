@@ -1,0 +1,97 @@
+"""Running a match: chance from a seeded generator, actions from people or bots, and the
+record of every move. Front ends (terminal, web, simulator) all play through here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from .actions import Action, Move
+from .chance import sample_chance
+from .engine import apply, chance_due
+from .events import Event
+from .record import Entry, Record
+from .rules import Rules
+from .state import Phase, State, new_match
+from .views import View, view
+
+__all__ = ["Chooser", "Match", "play_match"]
+
+
+class Chooser(Protocol):
+    """Anything that picks an action from a view (every bot)."""
+
+    def choose(self, view: View) -> Action: ...
+
+
+class Match:
+    """A match in progress: its state and its record, advanced one move at a time.
+
+    Chance moves come from ``rng``; every move applied is appended to :attr:`record`, so
+    the match can be saved at any moment and continued with :meth:`from_record`.
+    """
+
+    def __init__(self, rules: Rules, names: Sequence[str], rng: random.Random) -> None:
+        self.rng = rng
+        self._state = new_match(rules, tuple(names))
+        self._record = Record(rules, tuple(names))
+        self._moves: list[Entry] = []
+
+    @classmethod
+    def from_record(cls, record: Record, rng: random.Random) -> Match:
+        """Continue a saved match: replays every move of ``record`` (may raise
+        :class:`~trashcards.errors.RecordError`)."""
+        match = cls(record.rules, record.players, rng)
+        match._state = record.replay()
+        match._moves = list(record.moves)
+        return match
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def record(self) -> Record:
+        return Record(self._record.rules, self._record.players, tuple(self._moves))
+
+    @property
+    def over(self) -> bool:
+        return self._state.phase is Phase.MATCH_OVER
+
+    def view(self, seat: int | None) -> View:
+        return view(self._state, seat)
+
+    def play(self, move: Move, seat: int | None = None) -> tuple[Event, ...]:
+        """Apply a move (raises :class:`~trashcards.errors.IllegalActionError`, nothing
+        changed, if it is not legal; ``seat`` must then be the seat to act)."""
+        acting = self._state.to_act
+        self._state, events = apply(self._state, move, seat)
+        self._moves.append(Entry(acting if isinstance(move, Action) else None, move))
+        return events
+
+    def advance(self, next_round: bool = True) -> tuple[Event, ...]:
+        """Apply due chance moves until a player must act or the match is over; with
+        ``next_round=False`` stop at the end of a round (for a scoreboard)."""
+        events: list[Event] = []
+        while (due := chance_due(self._state)) is not None:
+            if self._state.phase is Phase.ROUND_OVER and not next_round:
+                break
+            del due
+            events.extend(self.play(sample_chance(self._state, self.rng)))
+        return tuple(events)
+
+
+def play_match(rules: Rules, names: Sequence[str], bots: Sequence[Chooser],
+               rng: random.Random) -> Match:
+    """A whole match between bots (one per seat); chance from ``rng``."""
+    match = Match(rules, names, rng)
+    match.advance()
+    while not match.over:
+        state = match.state
+        seat = state.to_act
+        assert seat is not None
+        match.play(bots[seat].choose(view(state, seat)))
+        match.advance()
+    return match

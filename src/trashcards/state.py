@@ -1,0 +1,136 @@
+"""The state of a match: a frozen value, the whole truth, hidden cards included.
+
+A :class:`State` is never shown to a player, a bot or a client: they get
+:func:`trashcards.views.view`. States are made by :func:`new_match` and by
+:func:`trashcards.engine.apply`, which returns a new state and leaves the old one as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from .cards import Card
+from .rules import Rules
+
+__all__ = ["Board", "Due", "Phase", "State", "new_match", "standings"]
+
+
+class Phase(str, Enum):
+    """Where the match stands (RECORDS.md, "the state as JSON")."""
+
+    DRAW = "draw"  # the player to act draws from the stock or the discard pile
+    WILD = "wild"  # a wild card is in hand: choose a face-down slot, or trash it
+    SWAP = "swap"  # a pip card in hand may swap out the wild on its slot
+    CHANCE = "chance"  # a `dealer`, the first `deck` or a `reshuffle` move is due
+    ROUND_OVER = "round_over"  # the next move is the next round's `deck`
+    MATCH_OVER = "match_over"
+
+
+class Due(str, Enum):
+    """Which chance move the match waits for in :attr:`Phase.CHANCE` and ``ROUND_OVER``."""
+
+    DEALER = "dealer"
+    DECK = "deck"
+    RESHUFFLE = "reshuffle"  # then the player to act draws the new stock's top card
+    PENALTY_RESHUFFLE = "penalty_reshuffle"  # then the call-trash penalty card is drawn
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One player's board: ``size`` slots; ``cards[k]`` is slot k+1, ``up[k]`` whether it is
+    face up. Empty (``cards == ()``) before the first deal."""
+
+    size: int
+    cards: tuple[Card, ...] = ()
+    up: tuple[bool, ...] = ()
+
+    @property
+    def face_down(self) -> int:
+        """Number of face-down slots."""
+        return self.up.count(False)
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.cards) and False not in self.up
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Everything about a match at one moment. Treat as a value; build with the engine.
+
+    ``turn`` is the seat whose turn it is (also while a reshuffle in that turn is due);
+    ``to_act`` is that seat only when a decision is due. ``stock`` is top card first;
+    ``discard`` bottom first. ``called``: the player to act called "Trash!" this turn;
+    ``must_play``: the card in hand was taken from the discard pile; ``unclaimed``: seats
+    that completed without calling and claim at their next turn; ``final_from``: under
+    last chance, the seat whose completion started the final cycle.
+    """
+
+    rules: Rules
+    names: tuple[str, ...]
+    phase: Phase
+    due: Due | None
+    round: int
+    dealer: int | None
+    turn: int | None
+    in_hand: Card | None
+    stock: tuple[Card, ...]
+    discard: tuple[Card, ...]
+    boards: tuple[Board, ...]
+    rounds_won: tuple[int, ...]
+    called: bool = False
+    must_play: bool = False
+    unclaimed: tuple[int, ...] = ()
+    final_from: int | None = None
+    round_winners: tuple[int, ...] = ()
+    match_winner: int | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision is due, or ``None`` (chance, round or match over)."""
+        return self.turn if self.phase in _DECISION_PHASES else None
+
+    @property
+    def top_discard(self) -> Card | None:
+        return self.discard[-1] if self.discard else None
+
+
+_DECISION_PHASES: Final = frozenset({Phase.DRAW, Phase.WILD, Phase.SWAP})
+
+
+def new_match(rules: Rules, names: tuple[str, ...] | list[str]) -> State:
+    """The state before the cut for the first dealer: a ``dealer`` chance move is due."""
+    names = tuple(names)
+    rules.check_players(len(names))
+    return State(
+        rules=rules,
+        names=names,
+        phase=Phase.CHANCE,
+        due=Due.DEALER,
+        round=1,
+        dealer=None,
+        turn=None,
+        in_hand=None,
+        stock=(),
+        discard=(),
+        boards=tuple(Board(rules.start_size) for _ in names),
+        rounds_won=(0,) * len(names),
+    )
+
+
+def standings(state: State) -> tuple[int, ...]:
+    """Each seat's place (1 = best) by RULES.md §7: the match winner first, then by rounds
+    won (more is better), then by face-down cards left (fewer is better); ties share."""
+
+    def key(seat: int) -> tuple[int, int, int]:
+        return (0 if seat == state.match_winner else 1, -state.rounds_won[seat],
+                state.boards[seat].face_down)
+
+    keys = [key(seat) for seat in range(state.players)]
+    return tuple(1 + sum(1 for other in keys if other < mine) for mine in keys)

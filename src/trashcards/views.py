@@ -1,0 +1,103 @@
+"""What a seat may know (RULES.md §8): the only picture of a match that leaves the core.
+
+:func:`view` copies the public part of a :class:`~trashcards.state.State` into a new
+value. A face-down card is ``None`` in every view — for every seat, the board's owner
+included — and the stock is only a count, so nothing built on a view can reveal them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action
+from .cards import Card
+from .engine import legal_actions
+from .rules import Rules
+from .state import Phase, State, standings
+
+__all__ = ["PlayerView", "View", "view"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """A player as everyone sees them; ``slots[k]`` is slot k+1, ``None`` if face down."""
+
+    name: str
+    rounds_won: int
+    board_size: int
+    slots: tuple[Card | None, ...]
+
+    @property
+    def face_down(self) -> int:
+        return self.slots.count(None)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """The match as ``seat`` sees it (``seat=None``: a spectator).
+
+    ``legal`` are the actions of the seat to act (public: they follow from face-up cards
+    only); ``called`` and ``must_play`` describe the current turn; ``unclaimed`` lists
+    seats waiting to claim a board completed without calling; ``final_from`` is the seat
+    whose completion started a last-chance cycle; ``standings`` is set once the match is
+    over.
+    """
+
+    seat: int | None
+    rules: Rules
+    phase: Phase
+    round: int
+    dealer: int | None
+    to_act: int | None
+    in_hand: Card | None
+    stock_count: int
+    discard: tuple[Card, ...]
+    players: tuple[PlayerView, ...]
+    round_winners: tuple[int, ...]
+    match_winner: int | None
+    legal: tuple[Action, ...]
+    called: bool
+    must_play: bool
+    unclaimed: tuple[int, ...]
+    final_from: int | None
+    standings: tuple[int, ...] | None
+
+    @property
+    def me(self) -> PlayerView | None:
+        """The viewing seat's own player, or ``None`` for a spectator."""
+        return None if self.seat is None else self.players[self.seat]
+
+    @property
+    def top_discard(self) -> Card | None:
+        return self.discard[-1] if self.discard else None
+
+
+def view(state: State, seat: int | None = None) -> View:
+    """What ``seat`` (or a spectator, ``None``) may know of ``state``."""
+    if seat is not None and not 0 <= seat < state.players:
+        raise ValueError(f"no seat {seat} at a table of {state.players}")
+    players = tuple(
+        PlayerView(name, won, board.size,
+                   tuple([card if up else None for card, up in zip(board.cards, board.up)]))
+        for name, won, board in zip(state.names, state.rounds_won, state.boards)
+    )
+    return View(
+        seat=seat,
+        rules=state.rules,
+        phase=state.phase,
+        round=state.round,
+        dealer=state.dealer,
+        to_act=state.to_act,
+        in_hand=state.in_hand,
+        stock_count=len(state.stock),
+        discard=state.discard,
+        players=players,
+        round_winners=state.round_winners,
+        match_winner=state.match_winner,
+        legal=legal_actions(state),
+        called=state.called,
+        must_play=state.must_play,
+        unclaimed=state.unclaimed,
+        final_from=state.final_from,
+        standings=standings(state) if state.phase is Phase.MATCH_OVER else None,
+    )
