@@ -5,7 +5,7 @@ record of every move. Front ends (terminal, web, simulator) all play through her
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from .actions import Action, Move
@@ -84,14 +84,18 @@ class Match:
 
 
 def play_match(rules: Rules, names: Sequence[str], bots: Sequence[Chooser],
-               rng: random.Random) -> Match:
-    """A whole match between bots (one per seat); chance from ``rng``."""
+               rng: random.Random,
+               observe: Callable[[tuple[Event, ...]], None] | None = None) -> Match:
+    """A whole match between bots (one per seat); chance from ``rng``. ``observe``, if
+    given, receives the events of every move in order."""
     match = Match(rules, names, rng)
-    match.advance()
-    while not match.over:
+    events = match.advance()
+    while True:
+        if observe is not None:
+            observe(events)
+        if match.over:
+            return match
         state = match.state
         seat = state.to_act
         assert seat is not None
-        match.play(bots[seat].choose(view(state, seat)))
-        match.advance()
-    return match
+        events = match.play(bots[seat].choose(view(state, seat))) + match.advance()

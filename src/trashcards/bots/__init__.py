@@ -13,11 +13,12 @@ from collections.abc import Callable
 
 from .base import Bot
 from .counter import CounterBot
-from .greedy import GreedyBot
+from .greedy import GreedyBot, SometimesDiscardBot, StockOnlyBot
 from .kid import KidBot
 from .random_bot import RandomBot
 
-__all__ = ["BOTS", "Bot", "CounterBot", "GreedyBot", "KidBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "CounterBot", "GreedyBot", "KidBot", "RandomBot",
+           "SometimesDiscardBot", "StockOnlyBot", "make_bot"]
 
 #: The bots by name, with a one-line description.
 BOTS: dict[str, tuple[Callable[[random.Random], Bot], str]] = {
@@ -26,6 +27,8 @@ BOTS: dict[str, tuple[Callable[[random.Random], Bot], str]] = {
     "counter": (CounterBot, "like greedy, but puts a wild where the natural card is least "
                             "likely to come"),
     "kid": (KidBot, "a beginner: sometimes forgets the discard pile and to call"),
+    "sometimes": (SometimesDiscardBot, "greedy that takes a playable discard half the time"),
+    "stockonly": (StockOnlyBot, "greedy that never takes the discard pile"),
 }
 
 

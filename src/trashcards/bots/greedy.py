@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from ..actions import CALL, Action, Verb
+import random
+
+from ..actions import CALL, DISCARD, STOCK, Action, Verb
 from ..views import View
 from .base import Bot, greedy_choice, wants_to_call
 
-__all__ = ["GreedyBot"]
+__all__ = ["GreedyBot", "StockOnlyBot", "SometimesDiscardBot"]
 
 
 class GreedyBot(Bot):
@@ -20,3 +22,30 @@ class GreedyBot(Bot):
             return CALL
         slots = [a.slot for a in view.legal if a.verb is Verb.WILD]
         return greedy_choice(view, max(slots) if slots else 0)
+
+
+class SometimesDiscardBot(GreedyBot):
+    """Greedy, but when the top discard is playable it draws one number ``u`` and takes
+    the discard only when ``u < take_discard`` (0.5 by default); otherwise the stock."""
+
+    name = "sometimes"
+
+    def __init__(self, rng: random.Random | None = None, take_discard: float = 0.5) -> None:
+        super().__init__(rng)
+        self.take_discard = take_discard
+
+    def choose(self, view: View) -> Action:
+        action = super().choose(view)
+        if action is DISCARD and not self.rng.random() < self.take_discard:
+            return STOCK
+        return action
+
+
+class StockOnlyBot(GreedyBot):
+    """Greedy that never takes the discard pile (for measuring what the pile is worth)."""
+
+    name = "stockonly"
+
+    def choose(self, view: View) -> Action:
+        action = super().choose(view)
+        return STOCK if action is DISCARD else action
