@@ -1,0 +1,109 @@
+"""``trashcards simulate``: many bot matches, with win rates and match lengths."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..bots import BOTS
+from ..errors import RulesError
+from ..rules import Rules
+from ..simulation import SimStats, play_chunk, wilson_interval
+from .options import rules_options
+
+__all__ = ["simulate", "summary_json"]
+
+
+def _bot_list(_ctx: click.Context, _param: click.Parameter, value: str) -> list[str]:
+    names = [name.strip().lower() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise click.BadParameter(f"unknown bot {unknown[0]!r}; the bots are {', '.join(BOTS)}")
+    if not 2 <= len(names) <= 4:
+        raise click.BadParameter(f"give 2 to 4 bots, one per seat (got {len(names)})")
+    return names
+
+
+@click.command()
+@click.option("--bots", "bots", required=True, callback=_bot_list, metavar="A,B[,C,D]",
+              help="One bot per seat, seat 0 first (see `trashcards bots`).")
+@click.option("--matches", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Number of matches to play.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed: the same seed gives the same result.")
+@rules_options
+@click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write every match's trash/1 record into this directory.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Path | None,
+             as_json: bool) -> None:
+    """Play MATCHES whole matches between bots and print each bot's match win rate (95 %
+    confidence interval), the first player's edge, rounds per match and turns per round.
+    """
+    try:
+        rules.check_players(len(bots))
+    except RulesError as exc:
+        raise click.BadParameter(str(exc)) from None
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    console = Console(stderr=True)
+    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, transient=True,
+                  disable=not console.is_terminal) as progress:
+        task = progress.add_task("matches", total=matches)
+        stats = play_chunk(rules, bots, seed, 0, matches, records=records,
+                           progress=lambda n: progress.advance(task, n))
+    if as_json:
+        click.echo(json.dumps(summary_json(stats, bots, rules, seed)))
+    else:
+        _print_summary(stats, bots, rules, seed)
+
+
+def summary_json(stats: SimStats, bots: list[str], rules: Rules, seed: int) -> dict[str, object]:
+    """The ``--json`` object: the raw totals plus rates with 95 % intervals."""
+    out: dict[str, object] = {"bots": bots, "rules": rules.to_dict(), "seed": seed}
+    out.update(stats.to_json())
+    out["win_rate"] = [_rate(w, stats.matches) for w in stats.wins]
+    out["first_player_win_rate"] = _rate(stats.first_player_wins, stats.matches)
+    out["round_starter_win_rate"] = _rate(stats.round_starter_wins, stats.decided_rounds)
+    out["rounds_per_match"] = stats.rounds / stats.matches if stats.matches else 0.0
+    out["turns_per_round"] = stats.turns / stats.rounds if stats.rounds else 0.0
+    return out
+
+
+def _rate(successes: int, trials: int) -> dict[str, float]:
+    low, high = wilson_interval(successes, trials)
+    return {"rate": successes / trials if trials else 0.0, "low": low, "high": high}
+
+
+def _print_summary(stats: SimStats, bots: list[str], rules: Rules, seed: int) -> None:
+    console = Console()
+    table = Table(title=f"{stats.matches} matches · {rules.describe()} · seed {seed}")
+    table.add_column("seat")
+    table.add_column("bot")
+    table.add_column("match wins", justify="right")
+    table.add_column("win rate (95 % CI)", justify="right")
+    table.add_column("rounds won", justify="right")
+    for seat, name in enumerate(bots):
+        rate = _rate(stats.wins[seat], stats.matches)
+        table.add_row(str(seat), name, str(stats.wins[seat]),
+                      f"{rate['rate']:.1%} ({rate['low']:.1%}–{rate['high']:.1%})",
+                      str(stats.round_wins[seat]))
+    console.print(table)
+    first = _rate(stats.first_player_wins, stats.matches)
+    starter = _rate(stats.round_starter_wins, stats.decided_rounds)
+    fair = 1 / len(bots)
+    console.print(
+        f"First player's edge: the seat that starts the match wins {first['rate']:.1%} "
+        f"({first['low']:.1%}–{first['high']:.1%}; a fair share is {fair:.1%}); the player "
+        f"who starts a round wins it {starter['rate']:.1%} "
+        f"({starter['low']:.1%}–{starter['high']:.1%}).")
+    console.print(
+        f"Mean rounds per match {stats.rounds / stats.matches:.2f} · mean turns per round "
+        f"{stats.turns / max(stats.rounds, 1):.2f} · {stats.rounds} rounds in "
+        f"{stats.elapsed_s:.1f} s ({stats.rounds / max(stats.elapsed_s, 1e-9):,.0f} rounds/s)")
