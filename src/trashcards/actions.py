@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Final, NamedTuple
 
 from .cards import Card, format_cards, parse_cards
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 
-class Verb(str, Enum):
+class Verb(StrEnum):
     """What a player can decide (RULES.md §10)."""
 
     STOCK = "stock"

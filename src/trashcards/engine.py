@@ -55,7 +55,6 @@ from .events import (
     TurnedUp,
     TurnPassed,
 )
-from .rules import TRASH as TRASH_ROLE
 from .rules import WILD as WILD_ROLE
 from .state import Board, Due, Phase, State, standings
 
@@ -176,7 +175,7 @@ def _verify_action(state: State, action: Action, seat: int | None) -> None:
     raise IllegalActionError(text, _why_illegal(state, action))
 
 
-def _why_illegal(state: State, action: Action) -> str:  # noqa: PLR0911 - one reason per case
+def _why_illegal(state: State, action: Action) -> str:
     verb, phase = action.verb, state.phase
     board = state.boards[state.turn]  # type: ignore[index]
     in_hand = state.in_hand.text if state.in_hand else ""
@@ -392,29 +391,26 @@ class _Work:
             card, self.stock = self.stock[0], self.stock[1:]
             self.events.append(Drew(seat, "stock", card))
             self._resolve(card)
-        elif verb is Verb.DISCARD:
+            return
+        if verb is Verb.DISCARD:
             card = self.discard.pop()
             self.events.append(Drew(seat, "discard", card))
             self.must_play = True
             self._resolve(card)
-        elif verb is Verb.WILD:
-            card = self.in_hand
-            assert card is not None
-            self.must_play = False
-            self._place(action.slot - 1, card, wild_card=True)
+            return
+        held = self.in_hand
+        assert held is not None
+        if verb is Verb.WILD:
+            self._place(action.slot - 1, held, wild_card=True)
         elif verb is Verb.SWAP:
-            card = self.in_hand
-            assert card is not None
-            k = self.roles[card] - 1
+            k = self.roles[held] - 1
             wild_card = self.board_cards[k]
-            self.board_cards[k] = card
-            self.events.append(Swapped(seat, k + 1, card, wild_card))
+            self.board_cards[k] = held
+            self.events.append(Swapped(seat, k + 1, held, wild_card))
             self.must_play = False
             self._resolve(wild_card)
         else:  # TRASH
-            card = self.in_hand
-            assert card is not None
-            self._discard(card)
+            self._discard(held)
             self._end_turn()
 
     def _stock_empty(self, due: Due) -> None:
@@ -478,7 +474,8 @@ class _Work:
     def _complete(self) -> None:
         """The board of the player to act has just become complete (RULES.md §6, §9)."""
         seat = self.turn
-        assert seat is not None and self.in_hand is not None
+        assert seat is not None
+        assert self.in_hand is not None
         self._discard(self.in_hand)
         claimed = not self.rules.call_trash or self.called
         self.events.append(Completed(seat, claimed))

@@ -255,7 +255,7 @@ def _validate(rules: Rules) -> None:
     if not (isinstance(rules.start_size, int) and 1 <= rules.start_size <= 10):
         raise RulesError("start_size", f"must be 1 to 10, got {rules.start_size!r}")
     if rules.rounds_to_win is not None and not (
-            isinstance(rules.rounds_to_win, int) and 1 <= rules.rounds_to_win):
+            isinstance(rules.rounds_to_win, int) and rules.rounds_to_win >= 1):
         raise RulesError("rounds_to_win", f"must be at least 1, got {rules.rounds_to_win!r}")
     if rules.target_rounds > rules.start_size:
         raise RulesError("rounds_to_win",

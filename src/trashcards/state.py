@@ -8,7 +8,7 @@ A :class:`State` is never shown to a player, a bot or a client: they get
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Final
 
 from .cards import Card
@@ -17,7 +17,7 @@ from .rules import Rules
 __all__ = ["Board", "Due", "Phase", "State", "new_match", "standings"]
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Where the match stands (RECORDS.md, "the state as JSON")."""
 
     DRAW = "draw"  # the player to act draws from the stock or the discard pile
@@ -28,7 +28,7 @@ class Phase(str, Enum):
     MATCH_OVER = "match_over"
 
 
-class Due(str, Enum):
+class Due(StrEnum):
     """Which chance move the match waits for in :attr:`Phase.CHANCE` and ``ROUND_OVER``."""
 
     DEALER = "dealer"

@@ -78,8 +78,9 @@ def view(state: State, seat: int | None = None) -> View:
         raise ValueError(f"no seat {seat} at a table of {state.players}")
     players = tuple(
         PlayerView(name, won, board.size,
-                   tuple([card if up else None for card, up in zip(board.cards, board.up)]))
-        for name, won, board in zip(state.names, state.rounds_won, state.boards)
+                   tuple([card if up else None
+                          for card, up in zip(board.cards, board.up, strict=True)]))
+        for name, won, board in zip(state.names, state.rounds_won, state.boards, strict=True)
     )
     return View(
         seat=seat,

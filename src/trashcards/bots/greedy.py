@@ -8,7 +8,7 @@ from ..actions import CALL, DISCARD, STOCK, Action, Verb
 from ..views import View
 from .base import Bot, greedy_choice, wants_to_call
 
-__all__ = ["GreedyBot", "StockOnlyBot", "SometimesDiscardBot"]
+__all__ = ["GreedyBot", "SometimesDiscardBot", "StockOnlyBot"]
 
 
 class GreedyBot(Bot):

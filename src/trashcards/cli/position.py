@@ -43,12 +43,10 @@ def render_position(state: State, reveal: bool, title: str, console: Console | N
             grid.add_column(justify="center", min_width=5)
         cells = []
         for k in range(player.board_size):
-            public = player.slots[k] if k < len(player.slots) else None
+            card: Card | None = player.slots[k] if k < len(player.slots) else None
+            up = card is not None
             if reveal and k < len(board.cards):
-                card = board.cards[k]
-                up = board.up[k]
-            else:
-                card, up = public, public is not None
+                card, up = board.cards[k], board.up[k]
             cells.append(_card_text(card, up, card is not None and up and roles[card] == WILD))
         for row in range(0, len(cells), 5):
             grid.add_row(*cells[row:row + 5])
