@@ -1,0 +1,110 @@
+"""Helpers for tests: stacked decks and positions written as text."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from trashcards import Rules, State, apply, new_match, parse_cards, parse_move
+from trashcards.actions import Dealer, Deck
+from trashcards.cards import Card
+from trashcards.events import Event
+
+
+def stacked_deck(rules: Rules, players: int, dealer: int, boards: Sequence[str],
+                 stock: str = "") -> Deck:
+    """The deck that deals ``boards[s]`` (slot 1 first, sizes from the strings) to each
+    seat and puts ``stock`` on top of the stock; the rest of the match's cards follow in
+    canonical order."""
+    hands = [list(parse_cards(b.replace("(", " ").replace(")", " "))) for b in boards]
+    sizes = [len(h) for h in hands]
+    order: list[Card] = []
+    dealt = [0] * players
+    seat = dealer
+    for _ in range(sum(sizes)):
+        seat = (seat + 1) % players
+        while dealt[seat] == sizes[seat]:
+            seat = (seat + 1) % players
+        order.append(hands[seat][dealt[seat]])
+        dealt[seat] += 1
+    order.extend(parse_cards(stock))
+    everything = Counter(rules.match_cards(players))
+    assert not (Counter(order) - everything), f"not in the match: {Counter(order) - everything}"
+    rest = everything - Counter(order)
+    tail = []
+    for card in rules.match_cards(players):
+        if rest[card] > 0:
+            rest[card] -= 1
+            tail.append(card)
+    return Deck(tuple(order + tail))
+
+
+def start(boards: Sequence[str], stock: str = "", rules: Rules | None = None,
+          dealer: int | None = None, names: Sequence[str] | None = None) -> State:
+    """A match just dealt: seat s holds ``boards[s]`` face down, ``stock`` on top. The
+    dealer is the last seat unless given, so seat 0 plays first."""
+    rules = rules or Rules()
+    players = len(boards)
+    dealer = players - 1 if dealer is None else dealer  # seat 0 plays first by default
+    names = names or [f"P{seat}" for seat in range(players)]
+    state = new_match(rules, names)
+    state, _ = apply(state, Dealer(dealer))
+    state, _ = apply(state, stacked_deck(rules, players, dealer, boards, stock))
+    return state
+
+
+def play(state: State, *moves: str) -> State:
+    """Apply moves written as record text."""
+    for text in moves:
+        _seat, move = parse_move(text)
+        state, _ = apply(state, move, _seat)
+    return state
+
+
+def play_events(state: State, text: str) -> tuple[State, tuple[Event, ...]]:
+    seat, move = parse_move(text)
+    return apply(state, move, seat)
+
+
+def up_cards(state: State, seat: int) -> list[str | None]:
+    """The seat's board as text: face-up cards, ``None`` for face down."""
+    board = state.boards[seat]
+    return [c.text if u else None for c, u in zip(board.cards, board.up, strict=True)]
+
+
+def legal_text(state: State) -> list[str]:
+    from trashcards import legal_actions
+
+    return [str(a) for a in legal_actions(state)]
+
+
+def position(boards: Sequence[str], stock: str = "", discard: str = "", turn: int = 0,
+             rules: Rules | None = None, rounds_won: Sequence[int] | None = None,
+             round_no: int = 1) -> State:
+    """A position in the draw phase written as text: each board lists its slots from 1,
+    a face-down card in parentheses, e.g. ``"Ah (2c) Jd (Qs)"``; ``stock`` top first,
+    ``discard`` bottom first. Card conservation is not checked: this is for rule tests."""
+    from trashcards.state import Board, Phase
+
+    rules = rules or Rules()
+    parsed = []
+    for text in boards:
+        cards, up = [], []
+        for token in text.split():
+            face_down = token.startswith("(")
+            cards.append(parse_cards(token.strip("()"))[0])
+            up.append(not face_down)
+        parsed.append(Board(len(cards), tuple(cards), tuple(up)))
+    players = len(boards)
+    return State(
+        rules=rules, names=tuple(f"P{s}" for s in range(players)), phase=Phase.DRAW,
+        due=None, round=round_no, dealer=(turn - 1) % players, turn=turn, in_hand=None,
+        stock=parse_cards(stock), discard=parse_cards(discard), boards=tuple(parsed),
+        rounds_won=tuple(rounds_won or (0,) * players),
+    )
+
+
+def event_names(events: Sequence[Event]) -> list[str]:
+    from trashcards.events import event_to_json
+
+    return [event_to_json(e)["type"] for e in events]
