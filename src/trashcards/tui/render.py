@@ -1,0 +1,212 @@
+"""Pictures of a match for the terminal, made with rich from a :class:`~trashcards.views.View`.
+
+Pure functions: a view in, a rich renderable out, nothing printed. They see only views, so
+a face-down card cannot be shown — the view does not hold it. A board is two rows of five
+(slots 1–5, then 6–10, RULES.md §3); a face-down card is a back ``░░░``; a wild on the
+board is marked ``*`` (any face-up card whose role is wild under the rules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..actions import Action, Verb
+from ..cards import Card
+from ..rules import WILD, Rules
+from ..views import PlayerView, View
+from .keys import KEY_HELP, action_key
+
+__all__ = [
+    "BACK",
+    "WILD_MARK",
+    "board_text",
+    "card_text",
+    "help_panel",
+    "menu_text",
+    "scoreboard",
+    "standings_table",
+    "table_header",
+    "table_view",
+]
+
+#: How a face-down card looks.
+BACK: Final = "░░░"
+#: The mark after a wild card on a board.
+WILD_MARK: Final = "*"
+_CELL: Final = 6
+_ROW: Final = 5
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _is_wild(card: Card, rules: Rules) -> bool:
+    return rules.roles()[card] == WILD
+
+
+def card_text(card: Card | None, rules: Rules, *, on_board: bool = False) -> Text:
+    """One card for people: ``7♥`` (red suits in red), a back for ``None``; on a board a
+    wild gets the ``*`` mark."""
+    if card is None:
+        return Text(BACK, style="blue")
+    if on_board and _is_wild(card, rules):
+        return Text(card.pretty() + WILD_MARK, style="bold magenta")
+    return Text(card.pretty(), style="red" if card.suit in ("h", "d") else "")
+
+
+def _cells(items: Sequence[Text]) -> Text:
+    line = Text()
+    for item in items:
+        pad = _CELL - item.cell_len
+        line.append(" " * (pad // 2))
+        line.append_text(item)
+        line.append(" " * (pad - pad // 2))
+    line.rstrip()
+    return line
+
+
+def board_text(player: PlayerView, rules: Rules) -> Text:
+    """The board as two rows of five: slot numbers above the cards; a smaller board
+    shows only its slots; before the first deal it says so."""
+    if not player.slots:
+        return Text(f"  (board of {player.board_size}, not dealt yet)", style="dim")
+    lines: list[Text] = []
+    for start in range(0, len(player.slots), _ROW):
+        row = player.slots[start:start + _ROW]
+        lines.append(_cells([Text(str(start + k + 1), style="dim")
+                             for k in range(len(row))]))
+        lines.append(_cells([card_text(card, rules, on_board=True) for card in row]))
+    return Text("\n").join(lines)
+
+
+def _player_title(view: View, seat: int) -> Text:
+    player = view.players[seat]
+    title = Text(player.name, style="bold")
+    target = view.rules.target_rounds
+    title.append(f" — rounds won {player.rounds_won} of {target} · board {player.board_size}"
+                 f" · {player.face_down} face down")
+    if seat == view.dealer:
+        title.append(" · dealer")
+    if view.to_act == seat:
+        title.append("  ◀ to act", style="bold green")
+    if view.seat == seat:
+        title.append("  (you)", style="cyan")
+    return title
+
+
+def table_header(view: View) -> Text:
+    """One line: round, dealer, stock count, top discard and pile size, the rules."""
+    top = view.top_discard
+    discard = (Text("empty") if top is None
+               else Text.assemble(card_text(top, view.rules),
+                                     f" (pile of {_plural(len(view.discard), 'card')})"))
+    header = Text.assemble(
+        (f"Round {view.round}", "bold"),
+        f" · stock {_plural(view.stock_count, 'card')} · discard ", discard,
+        (f"\n{view.rules.describe()}", "dim"),
+    )
+    if view.to_act is not None:
+        header.append(f"\n{view.players[view.to_act].name} to act", style="bold green")
+        if view.in_hand is not None:
+            header.append(" — in hand: ")
+            header.append_text(card_text(view.in_hand, view.rules))
+            if _is_wild(view.in_hand, view.rules):
+                header.append(" (wild)")
+            if view.must_play:
+                header.append(" (from the discard pile: it must be played)")
+        if view.called:
+            header.append(' — called "Trash!"')
+    return header
+
+
+def table_view(view: View) -> RenderableType:
+    """The whole table as ``view`` sees it: the header, then every board."""
+    parts: list[RenderableType] = [table_header(view)]
+    for seat in range(len(view.players)):
+        parts.append(Text(""))
+        parts.append(_player_title(view, seat))
+        parts.append(board_text(view.players[seat], view.rules))
+    return Group(*parts)
+
+
+def _action_label(action: Action, view: View) -> str:
+    hand = view.in_hand.pretty() if view.in_hand else ""
+    top = view.top_discard.pretty() if view.top_discard else ""
+    verb = action.verb
+    if verb is Verb.STOCK:
+        return "draw from the stock"
+    if verb is Verb.DISCARD:
+        return f"take {top} from the discard pile"
+    if verb is Verb.SWAP and view.in_hand is not None and view.to_act is not None:
+        slot = view.rules.roles()[view.in_hand]
+        held = view.players[view.to_act].slots[slot - 1]
+        wild_card = held.pretty() if held is not None else "wild"
+        return f"swap: {hand} takes slot {slot}, the wild {wild_card} comes back to hand"
+    if verb is Verb.TRASH:
+        return f"trash {hand}: discard it, end the turn"
+    return 'call "Trash!"'
+
+
+def menu_text(view: View) -> Text:
+    """The legal actions of the seat to act, each with its key, then quit and help."""
+    lines: list[Text] = []
+    wilds = [a for a in view.legal if a.verb is Verb.WILD]
+    for action in view.legal:
+        if action.verb is Verb.WILD:
+            if action is wilds[0] or action == wilds[0]:
+                keys = " ".join(action_key(a) for a in wilds)
+                hand = view.in_hand.pretty() if view.in_hand else "the wild"
+                note = " (0 = slot 10)" if any(a.slot == 10 for a in wilds) else ""
+                lines.append(Text.assemble((f"[{keys}]", "bold"),
+                                           f" put {hand} on that face-down slot{note}"))
+            continue
+        lines.append(Text.assemble((f"[{action_key(action)}]", "bold"),
+                                   f" {_action_label(action, view)}"))
+    lines.append(Text.assemble(("[q]", "bold"), " quit (saves)  ", ("[?]", "bold"), " help"))
+    return Text("\n").join(lines)
+
+
+def help_panel() -> Table:
+    """The keys and what they do."""
+    table = Table(title="Keys", show_header=False, box=None, padding=(0, 2))
+    for key, meaning in KEY_HELP:
+        table.add_row(Text(key, style="bold"), meaning)
+    return table
+
+
+def scoreboard(view: View) -> Table:
+    """Between rounds: each player's rounds won and the size of their next board."""
+    table = Table(title=f"After round {view.round}", title_justify="left")
+    table.add_column("player")
+    table.add_column("rounds won", justify="right")
+    table.add_column("next board", justify="right")
+    for seat, player in enumerate(view.players):
+        won = Text(str(player.rounds_won))
+        if seat in view.round_winners:
+            won.append(" +1", style="bold green")
+        table.add_row(player.name, won,
+                      str(view.rules.start_size - player.rounds_won))
+    table.caption = f"first to {view.rules.target_rounds} rounds wins the match"
+    return table
+
+
+def standings_table(view: View) -> Table:
+    """At the end: place, player, rounds won, face-down cards left (RULES.md §7)."""
+    places = view.standings or tuple(1 for _ in view.players)
+    table = Table(title="Final standings", title_justify="left")
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    table.add_column("rounds won", justify="right")
+    table.add_column("face down left", justify="right")
+    for seat in sorted(range(len(view.players)), key=lambda s: (places[s], s)):
+        player = view.players[seat]
+        table.add_row(str(places[seat]), player.name, str(player.rounds_won),
+                      str(player.face_down))
+    return table
+
