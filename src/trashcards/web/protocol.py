@@ -1,0 +1,272 @@
+"""Every message of the web protocol as a typed model (docs/protocol.md is their manual).
+
+Client messages are parsed with :func:`parse_client_message`, which turns every kind of
+bad input into a :class:`ProtocolError` with the code the client will see. Server
+messages are built as plain dicts on the hot path (see :mod:`trashcards.web.table`); the
+models below describe them exactly and the tests validate every frame against them
+(``extra="forbid"``, so a stray field such as a ``stock`` fails validation).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "MAX_NAME",
+    "Act",
+    "ClientMessage",
+    "CreateTable",
+    "ErrorMessage",
+    "EventsMessage",
+    "Join",
+    "JoinTable",
+    "Joined",
+    "NextRound",
+    "Ping",
+    "Pong",
+    "ProtocolError",
+    "RematchMessage",
+    "RematchRequest",
+    "SeatInfo",
+    "SeatSpec",
+    "ServerMessage",
+    "StateMessage",
+    "TableInfo",
+    "TableMessage",
+    "ViewState",
+    "parse_client_message",
+    "parse_server_message",
+]
+
+MAX_NAME: Final = 24
+_TOKEN = Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class ProtocolError(Exception):
+    """A refused message or request: ``code`` for programs, ``message`` for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+# -- client -> server -----------------------------------------------------------------------
+
+class Join(_Model):
+    """Attach this connection to the table with the seat tokens it holds."""
+
+    type: Literal["join"]
+    tokens: list[_TOKEN] = Field(default_factory=list, max_length=4)
+    version: int | None = None
+
+
+class Act(_Model):
+    """The seat of ``token`` takes ``action`` (record text) at table version ``version``."""
+
+    type: Literal["act"]
+    token: _TOKEN
+    action: Annotated[str, Field(max_length=40)]
+    version: int
+
+
+class NextRound(_Model):
+    """The seat of ``token`` is ready for the next round."""
+
+    type: Literal["next_round"]
+    token: _TOKEN
+
+
+class RematchRequest(_Model):
+    """Once the match is over: play again with the same seats."""
+
+    type: Literal["rematch"]
+    token: _TOKEN
+
+
+class Ping(_Model):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Join | Act | NextRound | RematchRequest | Ping,
+                          Field(discriminator="type")]
+_CLIENT: Final[TypeAdapter[Join | Act | NextRound | RematchRequest | Ping]] = \
+    TypeAdapter(ClientMessage)
+_CLIENT_TYPES: Final = ("join", "act", "next_round", "rematch", "ping")
+
+
+def parse_client_message(text: str | bytes) -> Join | Act | NextRound | RematchRequest | Ping:
+    """A client frame as its model; raises :class:`ProtocolError` (``bad_json``,
+    ``unknown_type`` or ``bad_message``) with the reason."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ProtocolError("bad_json", f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "a message is a JSON object")
+    kind = data.get("type")
+    if kind not in _CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; the types are "
+                                            f"{', '.join(_CLIENT_TYPES)}")
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as exc:
+        raise ProtocolError("bad_message", _explain(exc)) from None
+
+
+def _explain(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(p) for p in err["loc"][1:]) or "message"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
+
+
+# -- the view (RECORDS.md, "the state as JSON") ----------------------------------------------
+
+class SlotState(_Model):
+    card: str | None
+    up: bool
+
+
+class PlayerState(_Model):
+    name: str
+    rounds_won: int
+    board_size: int
+    slots: list[SlotState]
+
+
+class ViewState(_Model):
+    """A seat's view: exactly :func:`trashcards.view_json`; never a ``stock`` field."""
+
+    phase: Literal["draw", "wild", "swap", "chance", "round_over", "match_over"]
+    round: int
+    dealer: int | None
+    to_act: int | None
+    in_hand: str | None
+    stock_count: int
+    discard: list[str]
+    players: list[PlayerState]
+    round_winners: list[int]
+    match_winner: int | None
+    legal: list[str]
+    seat: int | None
+    called: bool
+    unclaimed: list[int]
+    final_from: int | None
+    standings: list[int] | None = None
+
+
+# -- server -> client -----------------------------------------------------------------------
+
+class SeatInfo(_Model):
+    seat: int
+    kind: Literal["me", "hotseat", "open", "bot"]
+    name: str | None
+    taken: bool
+    bot: str | None = None
+
+
+class TableInfo(_Model):
+    table_id: str
+    rules: dict[str, Any]
+    summary: str
+    status: Literal["waiting", "playing", "over"]
+    players: int
+    open: list[int]
+    seats: list[SeatInfo]
+    version: int
+    round_pause: float
+    ready: list[int]
+    rematch: str | None
+
+
+class Joined(_Model):
+    type: Literal["joined"]
+    table_id: str
+    seats: list[int]
+    version: int
+    table: TableInfo
+
+
+class StateMessage(_Model):
+    type: Literal["state"]
+    version: int
+    seat: int | None
+    state: ViewState
+
+
+class EventsMessage(_Model):
+    type: Literal["events"]
+    from_version: int
+    version: int
+    seat: int | None
+    events: list[dict[str, Any]]
+    state: ViewState
+
+
+class TableMessage(_Model):
+    type: Literal["table"]
+    table: TableInfo
+
+
+class RematchMessage(_Model):
+    type: Literal["rematch"]
+    table_id: str
+    url: str
+
+
+class ErrorMessage(_Model):
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+class Pong(_Model):
+    type: Literal["pong"]
+
+
+ServerMessage = Annotated[
+    Joined | StateMessage | EventsMessage | TableMessage | RematchMessage | ErrorMessage | Pong,
+    Field(discriminator="type")]
+_SERVER: Final[TypeAdapter[Joined | StateMessage | EventsMessage | TableMessage
+                           | RematchMessage | ErrorMessage | Pong]] = TypeAdapter(ServerMessage)
+
+
+def parse_server_message(text: str | bytes) -> (Joined | StateMessage | EventsMessage
+                                                 | TableMessage | RematchMessage
+                                                 | ErrorMessage | Pong):
+    """A server frame as its model (for tests and Python clients); raises
+    :class:`pydantic.ValidationError` if it breaks the protocol."""
+    return _SERVER.validate_python(json.loads(text))
+
+
+# -- HTTP bodies ---------------------------------------------------------------------------
+
+class SeatSpec(_Model):
+    """One seat of ``POST /api/tables``."""
+
+    kind: Literal["me", "hotseat", "open", "bot"]
+    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)] | None = None
+    bot: Annotated[str, Field(max_length=40)] | None = None
+
+
+class CreateTable(_Model):
+    """The body of ``POST /api/tables``."""
+
+    rules: dict[str, Any] = Field(default_factory=lambda: {"preset": "standard"})
+    seats: list[SeatSpec] = Field(min_length=2, max_length=4)
+
+
+class JoinTable(_Model):
+    """The body of ``POST /api/tables/{id}/join``."""
+
+    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)] | None = None
+    seat: int | None = None

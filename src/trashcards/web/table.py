@@ -1,0 +1,394 @@
+"""One table: its seats, its match and its connections, driven by one writer.
+
+Every change to a table happens with :attr:`Table.lock` held, in this order: the engine
+checks the move (:func:`trashcards.engine.apply`), the chance moves it makes due are
+drawn, all of them are committed to the database in one transaction, and only then is
+anything sent — to each connection, the view of its own seat (spectators: the public
+view) and the events of those moves. Bots act through the same path as people, from a
+task that waits a short, human-feeling moment first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from ..actions import Action, Move, parse_action, parse_move
+from ..bots import Bot, make_bot
+from ..chance import sample_chance
+from ..engine import apply, chance_due
+from ..errors import IllegalActionError, NotationError
+from ..events import Event, event_to_json
+from ..record import Entry, Record
+from ..rules import Rules
+from ..state import Phase, State, new_match
+from ..statejson import view_json
+from ..views import view
+from .connection import Connection, dumps
+from .protocol import Act, Join, NextRound, ProtocolError, RematchRequest
+from .settings import Settings
+from .store import SeatRow, Store, hash_token
+
+__all__ = ["Table"]
+
+log = logging.getLogger(__name__)
+
+#: Creates the rematch table of a finished one; returns its id.
+RematchMaker = Callable[["Table"], Awaitable[str]]
+
+
+class Table:
+    """A table in memory. Build with :meth:`Table.restore` (from the store) or by
+    :class:`trashcards.web.hub.Hub` for a new one."""
+
+    def __init__(self, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
+                 rematch: str | None, settings: Settings, store: Store) -> None:
+        self.id = table_id
+        self.rules = rules
+        self.seats = seats
+        self.status = status
+        self.rematch_id = rematch
+        self.settings = settings
+        self.store = store
+        self.lock = asyncio.Lock()
+        self.state: State | None = None
+        self.moves: list[str] = []
+        self.move_events: list[tuple[Event, ...]] = []
+        self.conns: set[Connection] = set()
+        self.ready: set[int] = set()
+        self.rng = settings.chance_rng(table_id)
+        self.bots: dict[int, Bot] = {
+            s.seat: make_bot(s.bot or "greedy", settings.bot_rng(table_id, s.seat))
+            for s in seats if s.kind == "bot"}
+        self._jitter = random.SystemRandom()
+        self._task: asyncio.Task[None] | None = None
+
+    # -- building -------------------------------------------------------------------------
+
+    @classmethod
+    def restore(cls, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
+                rematch: str | None, moves: Sequence[str], settings: Settings,
+                store: Store) -> Table:
+        """A stored table, its match rebuilt by replaying its record."""
+        table = cls(table_id, rules, seats, status, rematch, settings, store)
+        if moves:
+            entries = tuple(Entry(*parse_move(text)) for text in moves)
+            record = Record(rules, tuple(s.name or "" for s in seats), entries)
+            state = new_match(rules, record.players)
+            for state, events in record.steps():  # noqa: B007 - keep the last state
+                table.move_events.append(events)
+            table.state = state
+            table.moves = list(moves)
+        return table
+
+    @property
+    def version(self) -> int:
+        """The number of moves in the table's record."""
+        return len(self.moves)
+
+    @property
+    def humans(self) -> list[int]:
+        return [s.seat for s in self.seats if s.kind != "bot"]
+
+    def record(self) -> tuple[Record, bool]:
+        """The game record and whether it is complete. While the match goes on, the record
+        stops before the current round's ``deck`` move, which would reveal hidden cards."""
+        names = tuple(s.name or "" for s in self.seats)
+        moves = self.moves
+        complete = self.state is not None and self.state.phase is Phase.MATCH_OVER
+        if not complete:
+            last_deck = max((i for i, m in enumerate(moves) if m.startswith("deck ")),
+                            default=len(moves))
+            moves = moves[:last_deck]
+        return Record(self.rules, names, tuple(Entry(*parse_move(m)) for m in moves)), complete
+
+    def info(self) -> dict[str, Any]:
+        """The table as the lobby and ``joined``/``table`` messages show it."""
+        return {
+            "table_id": self.id,
+            "rules": self.rules.to_dict(),
+            "summary": self.rules.describe(),
+            "status": self.status,
+            "players": len(self.seats),
+            "open": [s.seat for s in self.seats if not _taken(s)],
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "taken": _taken(s),
+                       **({"bot": s.bot} if s.kind == "bot" else {})} for s in self.seats],
+            "version": self.version,
+            "round_pause": float(self.settings.round_pause),
+            "ready": sorted(self.ready),
+            "rematch": self.rematch_id,
+        }
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat ``token`` claims, or ``None``."""
+        digest = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
+
+    # -- seats (HTTP) ----------------------------------------------------------------------
+
+    async def take_seat(self, name: str | None, seat: int | None) -> tuple[int, str, str]:
+        """Claim an open seat; returns (seat, token, name). Starts the match when it was
+        the last open seat. Raises :class:`ProtocolError` (``seat_taken``,
+        ``no_open_seat``)."""
+        async with self.lock:
+            free = [s for s in self.seats if not _taken(s)]
+            if seat is None:
+                if not free:
+                    raise ProtocolError("no_open_seat", "every seat of this table is taken")
+                row = free[0]
+            else:
+                found = [s for s in self.seats if s.seat == seat]
+                if not found:
+                    raise ProtocolError("bad_request", f"no seat {seat} at this table")
+                row = found[0]
+                if _taken(row):
+                    raise ProtocolError("seat_taken", f"seat {seat} is taken")
+            token = secrets.token_urlsafe(24)
+            row.name = name or row.name or f"Player {row.seat + 1}"
+            row.token_hash = hash_token(token)
+            self.store.take_seat(self.id, row.seat, row.name, row.token_hash)
+            if all(_taken(s) for s in self.seats):
+                self.start()
+            else:
+                self._broadcast_table()
+            return row.seat, token, row.name
+
+    def start(self) -> None:
+        """Begin the match: the cut and the first deal (lock held, every seat taken)."""
+        assert self.state is None
+        self.status = "playing"
+        self.state = new_match(self.rules, tuple(s.name or "" for s in self.seats))
+        self._broadcast_table()
+        self._step(None, None)
+
+    # -- messages -------------------------------------------------------------------------
+
+    async def handle(self, conn: Connection,
+                     message: Join | Act | NextRound | RematchRequest,
+                     make_rematch: RematchMaker) -> None:
+        """Apply one client message; refusals are sent to ``conn`` as errors."""
+        if isinstance(message, RematchRequest):
+            await self._rematch(conn, message, make_rematch)
+            return
+        async with self.lock:
+            try:
+                if isinstance(message, Join):
+                    self._join(conn, message)
+                elif conn not in self.conns:
+                    raise ProtocolError("not_joined", "send join first")
+                elif isinstance(message, Act):
+                    self._act(conn, message)
+                else:
+                    self._next_round(message)
+            except ProtocolError as exc:
+                conn.error(exc.code, exc.message)
+
+    def detach(self, conn: Connection) -> None:
+        self.conns.discard(conn)
+
+    def _join(self, conn: Connection, message: Join) -> None:
+        seats: list[int] = []
+        for token in message.tokens:
+            seat = self.seat_of(token)
+            if seat is None:
+                conn.error("bad_token", "a token is not a seat of this table")
+            elif seat not in seats:
+                seats.append(seat)
+        conn.seats = tuple(seats)
+        conn.table_id = self.id
+        self.conns.add(conn)
+        conn.send_json({"type": "joined", "table_id": self.id, "seats": seats,
+                        "version": self.version, "table": self.info()})
+        if self.state is None:
+            return
+        since = message.version
+        if since is None or not 0 <= since < self.version \
+                or self.version - since > self.settings.max_catchup:
+            conn.send(self._state_frame(conn.view_seat))
+        else:
+            events = [e for batch in self.move_events[since:] for e in batch]
+            conn.send(self._events_frame(since, events, conn.view_seat))
+
+    def _seat_for(self, token: str) -> int:
+        seat = self.seat_of(token)
+        if seat is None:
+            raise ProtocolError("bad_token", "this token is not a seat of this table")
+        return seat
+
+    def _act(self, conn: Connection, message: Act) -> None:
+        seat = self._seat_for(message.token)
+        try:
+            action = parse_action(message.action)
+        except NotationError as exc:
+            raise ProtocolError("bad_action", str(exc)) from None
+        state = self._started()
+        if message.version != self.version:
+            conn.error("stale_version", f"the table is at version {self.version}, "
+                                        f"not {message.version}")
+            conn.send(self._state_frame(conn.view_seat))
+            return
+        if state.to_act != seat:
+            who = ("nobody is to act now" if state.to_act is None
+                   else f"seat {state.to_act} is to act, not seat {seat}")
+            raise ProtocolError("not_your_turn", who)
+        try:
+            self._step(action, seat)
+        except IllegalActionError as exc:
+            raise ProtocolError("illegal", exc.reason) from None
+
+    def _next_round(self, message: NextRound) -> None:
+        seat = self._seat_for(message.token)
+        state = self._started()
+        if state.phase is not Phase.ROUND_OVER:
+            raise ProtocolError("bad_phase", "the round is not over")
+        self.ready.add(seat)
+        if set(self.humans) <= self.ready:
+            self._deal()
+        else:
+            self._broadcast_table()
+
+    async def _rematch(self, conn: Connection, message: RematchRequest,
+                       make_rematch: RematchMaker) -> None:
+        async with self.lock:
+            try:
+                if conn not in self.conns:
+                    raise ProtocolError("not_joined", "send join first")
+                self._seat_for(message.token)
+                if self._started().phase is not Phase.MATCH_OVER:
+                    raise ProtocolError("bad_phase", "the match is not over")
+            except ProtocolError as exc:
+                conn.error(exc.code, exc.message)
+                return
+            if self.rematch_id is None:
+                self.rematch_id = await make_rematch(self)
+                self.store.set_rematch(self.id, self.rematch_id)
+                self._broadcast_table()
+            text = dumps({"type": "rematch", "table_id": self.rematch_id,
+                          "url": f"/t/{self.rematch_id}"})
+            for other in self.conns:
+                other.send(text)
+
+    def _started(self) -> State:
+        if self.state is None:
+            raise ProtocolError("not_started", "the table is waiting for players")
+        return self.state
+
+    # -- the one writer ---------------------------------------------------------------------
+
+    def _step(self, first: Move | None, seat: int | None, deal: bool = False) -> None:
+        """Apply ``first`` (checked by the engine), then every chance move it makes due
+        (the next round's deal only with ``deal``); commit them all; then send. Lock held.
+        Raises :class:`IllegalActionError`, nothing changed, if ``first`` is illegal."""
+        state = self.state
+        assert state is not None
+        entries: list[str] = []
+        batches: list[tuple[Event, ...]] = []
+        if first is not None:
+            state, events = apply(state, first, seat)
+            entries.append(str(Entry(seat if isinstance(first, Action) else None, first)))
+            batches.append(events)
+        while chance_due(state) is not None and (deal or state.phase is not Phase.ROUND_OVER):
+            deal = False
+            move = sample_chance(state, self.rng)
+            state, events = apply(state, move)
+            entries.append(str(move))
+            batches.append(events)
+        if not entries:
+            return
+        status = "over" if state.phase is Phase.MATCH_OVER else "playing"
+        start = self.version
+        self.store.add_moves(self.id, start, entries,
+                             status=status if status != self.status or start == 0 else None)
+        self.status = status
+        self.state = state
+        self.moves.extend(entries)
+        self.move_events.extend(batches)
+        if state.phase is not Phase.ROUND_OVER:
+            self.ready.clear()
+        self._broadcast_events(start, [e for batch in batches for e in batch])
+        self.schedule()
+
+    def _deal(self) -> None:
+        self.ready.clear()
+        self._step(None, None, deal=True)
+
+    def schedule(self) -> None:
+        """Start what the table waits for: a bot's move or the pause between rounds."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+        state = self.state
+        if state is None or state.phase is Phase.MATCH_OVER:
+            return
+        if state.phase is Phase.ROUND_OVER:
+            self._task = asyncio.create_task(
+                self._after(self.settings.round_pause, None, self.version))
+        elif state.to_act in self.bots:
+            delay = self.settings.bot_delay
+            if self.settings.bot_jitter > 0:
+                delay += self._jitter.uniform(0, self.settings.bot_jitter)
+            self._task = asyncio.create_task(self._after(delay, state.to_act, self.version))
+
+    async def _after(self, delay: float, bot_seat: int | None, version: int) -> None:
+        """After ``delay``, if the table is still at ``version``: the bot of ``bot_seat``
+        moves, or (``None``) the next round is dealt."""
+        await asyncio.sleep(delay)
+        async with self.lock:
+            state = self.state
+            if state is None or self.version != version:
+                return
+            try:
+                if bot_seat is None:
+                    if state.phase is Phase.ROUND_OVER:
+                        self._deal()
+                elif state.to_act == bot_seat:
+                    action = self.bots[bot_seat].choose(view(state, bot_seat))
+                    self._step(action, bot_seat)
+            except Exception:  # a bug must not kill the table silently
+                log.exception("table %s: automatic move failed", self.id)
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    # -- sending ----------------------------------------------------------------------------
+
+    def _state_frame(self, seat: int | None) -> str:
+        assert self.state is not None
+        return dumps({"type": "state", "version": self.version, "seat": seat,
+                      "state": view_json(view(self.state, seat))})
+
+    def _events_frame(self, since: int, events: list[Event], seat: int | None,
+                      events_json: list[dict[str, Any]] | None = None) -> str:
+        assert self.state is not None
+        return dumps({"type": "events", "from_version": since, "version": self.version,
+                      "seat": seat,
+                      "events": events_json if events_json is not None
+                      else [event_to_json(e) for e in events],
+                      "state": view_json(view(self.state, seat))})
+
+    def _broadcast_events(self, since: int, events: list[Event]) -> None:
+        events_json = [event_to_json(e) for e in events]
+        frames: dict[int | None, str] = {}
+        for conn in self.conns:
+            seat = conn.view_seat
+            if seat not in frames:
+                frames[seat] = self._events_frame(since, events, seat, events_json)
+            conn.send(frames[seat])
+
+    def _broadcast_table(self) -> None:
+        text = dumps({"type": "table", "table": self.info()})
+        for conn in self.conns:
+            conn.send(text)
+
+
+def _taken(seat: SeatRow) -> bool:
+    return seat.kind != "open" or seat.token_hash is not None
