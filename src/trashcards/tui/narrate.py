@@ -60,8 +60,8 @@ def event_line(event: Event, names: Sequence[str]) -> str:
                     f"the wild {wild_card.pretty()} is back in hand")
         case Discarded(seat=seat, card=card):
             return f"{names[seat]} discarded {card.pretty()}"
-        case StockEmpty():
-            return "The stock is empty"
+        case StockEmpty(seat=seat):
+            return f"The stock is empty: {names[seat]} must wait for a reshuffle"
         case Reshuffled(count=count):
             return (f"The discard pile but its top card was shuffled: "
                     f"a new stock of {_plural(count, 'card')}")
