@@ -190,13 +190,14 @@ class TerminalGame:
         self.console.print(standings_table(view))
         if self.save_to is not None:
             self._save(self.save_to)
-            self.console.print(f"The record is in {self.save_to}")
+            self.console.print(f"The record is in {self.save_to}", markup=False,
+                               soft_wrap=True)
 
     def _leave(self) -> None:
         path = self.save_to or self.default_save()
         self._save(path)
         self.console.print(f"Saved to {path} — continue with: trashcards play --resume {path}",
-                           markup=False, highlight=False)
+                           markup=False, highlight=False, soft_wrap=True)
 
     def _save(self, path: Path) -> None:
         self.match.record.dump(path)
