@@ -56,7 +56,7 @@ from .events import (
     TurnPassed,
 )
 from .rules import WILD as WILD_ROLE
-from .state import Board, Due, Phase, State, standings
+from .state import Board, Due, Phase, State, seat_view, standings
 
 __all__ = ["apply", "chance_due", "is_legal", "legal_actions", "playable", "verify"]
 
@@ -262,8 +262,8 @@ class _Work:
     __slots__ = (
         "board_cards", "board_up", "boards", "called", "dealer", "discard", "due", "events",
         "face_down", "final_from", "in_hand", "match_winner", "must_play", "phase", "roles",
-        "round", "round_winners", "rounds_won", "rules", "seat_loaded", "state", "stock",
-        "turn", "unclaimed",
+        "round", "round_winners", "rounds_won", "rules", "seat_loaded", "seats", "state",
+        "stock", "turn", "unclaimed",
     )
 
     def __init__(self, state: State) -> None:
@@ -280,6 +280,7 @@ class _Work:
         self.discard = list(state.discard)
         self.boards = list(state.boards)
         self.rounds_won = list(state.rounds_won)
+        self.seats = list(state.seats)
         self.called = state.called
         self.must_play = state.must_play
         self.unclaimed = list(state.unclaimed)
@@ -301,7 +302,13 @@ class _Work:
             rounds_won=tuple(self.rounds_won), called=self.called, must_play=self.must_play,
             unclaimed=tuple(self.unclaimed), final_from=self.final_from,
             round_winners=tuple(self.round_winners), match_winner=self.match_winner,
+            seats=tuple(self.seats),
         )
+
+    def _refresh_seat(self, seat: int) -> None:
+        """Bring the public part of ``seat`` in step with its board and rounds won."""
+        self.seats[seat] = seat_view(self.state.names[seat], self.rounds_won[seat],
+                                     self.boards[seat])
 
     # The board of the seat whose turn it is, as lists while the turn changes it.
     def _load_board(self) -> None:
@@ -320,6 +327,7 @@ class _Work:
             size = self.boards[seat].size
             self.boards[seat] = Board(size, tuple(self.board_cards), tuple(self.board_up))
             self.seat_loaded = None
+            self._refresh_seat(seat)
 
     # -- chance moves --
 
@@ -347,6 +355,8 @@ class _Work:
         self.boards = [Board(size, tuple(hand), (False,) * size)
                        for size, hand in zip(sizes, hands, strict=True)]
         self.seat_loaded = None
+        for seat in range(players):
+            self._refresh_seat(seat)
         self.stock = cards[pos:]
         self.discard = []
         self.in_hand = None
@@ -498,6 +508,8 @@ class _Work:
     def _win(self, seat: int) -> bool:
         """``seat`` wins the round; True if play goes on (a last-chance cycle)."""
         self.rounds_won[seat] += 1
+        if self.seat_loaded != seat:
+            self._refresh_seat(seat)  # a loaded board refreshes when it is stored
         self.round_winners.append(seat)
         self.events.append(RoundWon(seat, self.round, self.rounds_won[seat]))
         self.in_hand = None

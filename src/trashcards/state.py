@@ -14,7 +14,7 @@ from typing import Final
 from .cards import Card
 from .rules import Rules
 
-__all__ = ["Board", "Due", "Phase", "State", "new_match", "standings"]
+__all__ = ["Board", "Due", "Phase", "PlayerView", "State", "new_match", "seat_view", "standings"]
 
 
 class Phase(StrEnum):
@@ -57,6 +57,27 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerView:
+    """A player as everyone sees them; ``slots[k]`` is slot k+1, ``None`` if face down."""
+
+    name: str
+    rounds_won: int
+    board_size: int
+    slots: tuple[Card | None, ...]
+
+    @property
+    def face_down(self) -> int:
+        return self.slots.count(None)
+
+
+def seat_view(name: str, rounds_won: int, board: Board) -> PlayerView:
+    """The public part of one seat: its face-up cards only."""
+    return PlayerView(name, rounds_won, board.size,
+                      tuple([card if up else None
+                             for card, up in zip(board.cards, board.up, strict=True)]))
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     """Everything about a match at one moment. Treat as a value; build with the engine.
 
@@ -65,7 +86,9 @@ class State:
     ``discard`` bottom first. ``called``: the player to act called "Trash!" this turn;
     ``must_play``: the card in hand was taken from the discard pile; ``unclaimed``: seats
     that completed without calling and claim at their next turn; ``final_from``: under
-    last chance, the seat whose completion started the final cycle.
+    last chance, the seat whose completion started the final cycle. ``seats`` is the
+    public part of each seat (:class:`PlayerView`), kept in step with ``boards`` and
+    ``rounds_won`` by the engine (computed from them when not given).
     """
 
     rules: Rules
@@ -86,6 +109,14 @@ class State:
     final_from: int | None = None
     round_winners: tuple[int, ...] = ()
     match_winner: int | None = None
+    seats: tuple[PlayerView, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            object.__setattr__(self, "seats", tuple(
+                seat_view(name, won, board)
+                for name, won, board in zip(self.names, self.rounds_won, self.boards,
+                                            strict=True)))
 
     @property
     def players(self) -> int:

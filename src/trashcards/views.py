@@ -13,23 +13,9 @@ from .actions import Action
 from .cards import Card
 from .engine import legal_actions
 from .rules import Rules
-from .state import Phase, State, standings
+from .state import Phase, PlayerView, State, standings
 
 __all__ = ["PlayerView", "View", "view"]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    """A player as everyone sees them; ``slots[k]`` is slot k+1, ``None`` if face down."""
-
-    name: str
-    rounds_won: int
-    board_size: int
-    slots: tuple[Card | None, ...]
-
-    @property
-    def face_down(self) -> int:
-        return self.slots.count(None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +62,6 @@ def view(state: State, seat: int | None = None) -> View:
     """What ``seat`` (or a spectator, ``None``) may know of ``state``."""
     if seat is not None and not 0 <= seat < state.players:
         raise ValueError(f"no seat {seat} at a table of {state.players}")
-    players = tuple(
-        PlayerView(name, won, board.size,
-                   tuple([card if up else None
-                          for card, up in zip(board.cards, board.up, strict=True)]))
-        for name, won, board in zip(state.names, state.rounds_won, state.boards, strict=True)
-    )
     return View(
         seat=seat,
         rules=state.rules,
@@ -92,7 +72,7 @@ def view(state: State, seat: int | None = None) -> View:
         in_hand=state.in_hand,
         stock_count=len(state.stock),
         discard=state.discard,
-        players=players,
+        players=state.seats,
         round_winners=state.round_winners,
         match_winner=state.match_winner,
         legal=legal_actions(state),
