@@ -1,0 +1,241 @@
+"""The fast simulator: bulk bot matches with the numba kernel, statistics like the
+reference's (:func:`trashcards.simulation.play_chunk`), and any match as a record.
+
+Match ``i`` of a run with seed ``s`` draws every number from counter-based streams of
+``(s, i)`` (:mod:`trashcards.sim.rng`), so totals never depend on how the matches are
+split into chunks, threads or machines. Within one call the matches run on every core
+(``numba.prange`` over contiguous blocks, one accumulator row per block, added up at the
+end); memory does not grow with the number of matches.
+
+The fast kernel draws the first dealer as a uniformly random seat (the record stores only
+``dealer S``, so this is a legal game) and shuffles with its own Fisher–Yates; its decks,
+and so its games, differ from the reference engine's for the same seed, while its rules
+and its bots are the same (the differential test replays its records with the engine).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import CALL, DISCARD, STOCK, SWAP, TRASH, Action, Dealer, Deck, Reshuffle, wild
+from ..cards import Card
+from ..record import Entry, Record
+from ..rules import Rules
+from ..simulation import SimStats
+from . import kernel as k
+from .rng import seed_key
+from .tables import Table
+
+__all__ = ["Accumulators", "Board", "TracedMatch", "match_record", "play_chunk",
+           "play_traced"]
+
+#: Matches per kernel call between two progress reports.
+SLICE: Final = 16384
+#: Accumulator rows (blocks of matches) per thread, for an even load.
+BLOCKS_PER_THREAD: Final = 4
+_INITIAL_LOG: Final = 1 << 15
+_VERBS: Final = {k.V_STOCK: STOCK, k.V_DISCARD: DISCARD, k.V_SWAP: SWAP, k.V_TRASH: TRASH,
+                 k.V_CALL: CALL}
+
+Ints = npt.NDArray[np.int64]
+
+
+class Accumulators:
+    """Per-block running totals of the kernel; :meth:`stats` adds them up."""
+
+    def __init__(self, players: int, blocks: int) -> None:
+        self.players = players
+        self.acc: Ints = np.zeros((blocks, k.ACC_SIZE), dtype=np.int64)
+        self.turns: Ints = np.zeros((blocks, k.TURNS_HIST), dtype=np.int64)
+        self.rounds: Ints = np.zeros((blocks, k.ROUNDS_HIST), dtype=np.int64)
+        self.overflow: Ints = np.zeros((blocks, k.OVERFLOW_SIZE, 2), dtype=np.int64)
+
+    def stats(self, elapsed_s: float = 0.0) -> SimStats:
+        """The totals as :class:`SimStats`."""
+        if self.acc[:, k.A_ERROR].any():
+            raise RuntimeError("more out-of-range histogram values than the kernel keeps "
+                               f"({k.OVERFLOW_SIZE} per block): play smaller chunks")
+        acc = self.acc.sum(axis=0)
+        players = self.players
+        turns_hist = _hist(self.turns.sum(axis=0))
+        rounds_hist = _hist(self.rounds.sum(axis=0))
+        for block in range(self.acc.shape[0]):
+            for kind, value in self.overflow[block, : self.acc[block, k.A_OVERFLOW]]:
+                hist = turns_hist if kind == 0 else rounds_hist
+                hist[int(value)] = hist.get(int(value), 0) + 1
+        return SimStats(
+            players=players,
+            matches=int(acc[k.A_MATCHES]),
+            rounds=int(acc[k.A_ROUNDS]),
+            decided_rounds=int(acc[k.A_DECIDED]),
+            turns=int(acc[k.A_TURNS]),
+            wins=[int(v) for v in acc[k.A_WINS: k.A_WINS + players]],
+            round_wins=[int(v) for v in acc[k.A_ROUND_WINS: k.A_ROUND_WINS + players]],
+            first_player_wins=int(acc[k.A_FIRST_WINS]),
+            round_starter_wins=int(acc[k.A_STARTER_WINS]),
+            turns_hist=dict(sorted(turns_hist.items())),
+            rounds_hist=dict(sorted(rounds_hist.items())),
+            elapsed_s=elapsed_s,
+        )
+
+
+def _hist(counts: Ints) -> dict[int, int]:
+    return {int(value): int(n) for value, n in enumerate(counts) if n}
+
+
+def play_chunk(rules: Rules, bots: Sequence[str], seed: int, start: int, count: int,
+               records: Path | None = None,
+               progress: Callable[[int], None] | None = None) -> SimStats:
+    """Play matches ``start`` … ``start + count - 1`` with the fast kernel on every core.
+
+    Same signature and statistics as :func:`trashcards.simulation.play_chunk`. With
+    ``records``, each match's ``trash/1`` record is written there as
+    ``match-{seed}-{index:07d}.trash.json`` (those matches are played one by one, traced).
+    ``progress`` receives the number of matches finished, every few thousand.
+    """
+    if count < 0:
+        raise ValueError(f"count must be at least 0, got {count}")
+    table = Table.build(rules, bots)
+    began = time.perf_counter()
+    if records is not None:
+        acc = Accumulators(table.players, 1)
+        for index in range(start, start + count):
+            match = _traced(table, seed, index, acc)
+            match.record.dump(records / f"match-{seed}-{index:07d}.trash.json")
+            if progress is not None:
+                progress(1)
+        return acc.stats(time.perf_counter() - began)
+    blocks = max(1, numba.get_num_threads() * BLOCKS_PER_THREAD)
+    acc = Accumulators(table.players, blocks)
+    skey = np.uint64(seed_key(seed))
+    done = 0
+    while done < count:
+        n = min(SLICE, count - done)
+        k.play_many(table.params, table.roles, table.ranks, table.codes, skey, start + done,
+                    n, acc.acc, acc.turns, acc.rounds, acc.overflow)
+        done += n
+        if progress is not None:
+            progress(n)
+    return acc.stats(time.perf_counter() - began)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board at the end of a match: ``cards[k]`` is slot k+1, ``up[k]`` face up."""
+
+    size: int
+    cards: tuple[Card, ...]
+    up: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class TracedMatch:
+    """One match of the kernel: its record and how the kernel ended it."""
+
+    record: Record
+    winner: int
+    rounds: int
+    dealer: int
+    rounds_won: tuple[int, ...]
+    boards: tuple[Board, ...]
+    discard: tuple[Card, ...]
+    stock: tuple[Card, ...]
+    stats: SimStats
+
+
+def play_traced(rules: Rules, bots: Sequence[str], seed: int, index: int) -> TracedMatch:
+    """Match ``index`` of the run with ``seed``, exactly as :func:`play_chunk` plays it,
+    with its record and end state."""
+    table = Table.build(rules, bots)
+    acc = Accumulators(table.players, 1)
+    match = _traced(table, seed, index, acc)
+    return TracedMatch(match.record, match.winner, match.rounds, match.dealer,
+                       match.rounds_won, match.boards, match.discard, match.stock,
+                       acc.stats())
+
+
+def match_record(rules: Rules, bots: Sequence[str], seed: int, index: int) -> Record:
+    """The ``trash/1`` record of match ``index`` of the run with ``seed``."""
+    return play_traced(rules, bots, seed, index).record
+
+
+def _traced(table: Table, seed: int, index: int, acc: Accumulators) -> TracedMatch:
+    players, ncards = table.players, len(table.cards)
+    final = np.zeros(3 + 13 * players + 2 + 2 * ncards, dtype=np.int64)
+    size = _INITIAL_LOG
+    skey = np.uint64(seed_key(seed))
+    while True:
+        log = np.zeros(size, dtype=np.int32)
+        lp = np.zeros(1, dtype=np.int64)
+        trial = Accumulators(players, 1)
+        k.play_traced(table.params, table.roles, table.ranks, table.codes, skey, index,
+                      trial.acc[0], trial.turns[0], trial.rounds[0], trial.overflow[0],
+                      log, lp, final)
+        if lp[0] <= size:
+            break
+        size = int(lp[0])
+    _merge(acc, trial)
+    return _decode(table, log[: int(lp[0])], final, trial.stats())
+
+
+def _merge(into: Accumulators, other: Accumulators) -> None:
+    n = int(into.acc[0, k.A_OVERFLOW])
+    extra = int(other.acc[0, k.A_OVERFLOW])
+    if n + extra > k.OVERFLOW_SIZE:
+        into.acc[0, k.A_ERROR] = 1
+    else:
+        into.overflow[0, n: n + extra] = other.overflow[0, :extra]
+    into.acc += other.acc
+    into.acc[0, k.A_OVERFLOW] = min(n + extra, k.OVERFLOW_SIZE)
+    into.turns += other.turns
+    into.rounds += other.rounds
+
+
+def _decode(table: Table, log: npt.NDArray[np.int32], final: Ints,
+            stats: SimStats) -> TracedMatch:
+    cards = table.cards
+    moves: list[Entry] = []
+    i = 0
+    values = log.tolist()
+    while i < len(values):
+        kind = values[i]
+        if kind == k.LOG_DEALER:
+            moves.append(Entry(None, Dealer(values[i + 1])))
+            i += 2
+        elif kind in (k.LOG_DECK, k.LOG_RESHUFFLE):
+            n = values[i + 1]
+            shuffled = tuple(cards[c] for c in values[i + 2: i + 2 + n])
+            moves.append(Entry(None, Deck(shuffled) if kind == k.LOG_DECK
+                               else Reshuffle(shuffled)))
+            i += 2 + n
+        else:
+            seat, verb, slot = values[i + 1: i + 4]
+            action: Action = wild(slot) if verb == k.V_WILD else _VERBS[verb]
+            moves.append(Entry(seat, action))
+            i += 4
+    names = tuple(f"{name}-{seat}" for seat, name in enumerate(table.bots))
+    record = Record(table.rules, names, tuple(moves))
+    p = table.players
+    out = final.tolist()
+    rounds_won = tuple(out[3: 3 + p])
+    sizes = out[3 + p: 3 + 2 * p]
+    downs = out[3 + 2 * p: 3 + 3 * p]
+    slots = out[3 + 3 * p: 3 + 13 * p]
+    boards = tuple(
+        Board(sizes[s], tuple(cards[c] for c in slots[10 * s: 10 * s + sizes[s]]),
+              tuple(not (downs[s] >> j) & 1 for j in range(sizes[s])))
+        for s in range(p))
+    n = 3 + 13 * p
+    discard = tuple(cards[c] for c in out[n + 1: n + 1 + out[n]])
+    n += 1 + out[n]
+    stock = tuple(cards[c] for c in out[n + 1: n + 1 + out[n]])
+    return TracedMatch(record, out[0], out[1], out[2], rounds_won, boards, discard, stock,
+                       stats)
