@@ -1,0 +1,35 @@
+// Keyboard play: S stock, D discard, 1–9 and 0 slots, W swap, T trash, C call, ? help,
+// Enter on the "pass to …" screen. Keys typed into a form field are left alone.
+
+const ACTION_KEYS = { s: "stock", d: "discard", w: "swap", t: "trash", c: "call" };
+
+/** handlers: {act(action), slot(k), help(), pass()} */
+export function installKeys(handlers) {
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && target.closest && target.closest("input, select, textarea, [contenteditable]")) {
+      return;
+    }
+    if (document.querySelector("dialog[open]")) return; // Escape closes it natively
+    const key = event.key;
+    if (key === "?") {
+      event.preventDefault();
+      handlers.help();
+      return;
+    }
+    if (key === "Enter" && document.body.dataset.pass === "1") {
+      event.preventDefault();
+      handlers.pass();
+      return;
+    }
+    const lower = key.length === 1 ? key.toLowerCase() : "";
+    if (ACTION_KEYS[lower]) {
+      event.preventDefault();
+      handlers.act(ACTION_KEYS[lower]);
+    } else if (/^[0-9]$/.test(key)) {
+      event.preventDefault();
+      handlers.slot(key === "0" ? 10 : Number(key));
+    }
+  });
+}

@@ -1,0 +1,331 @@
+// The lobby: create a table (preset, variants, 2–4 seats), list open tables to join,
+// the tables this browser already sits at, and join by link.
+
+import {
+  currentLanguage, detectLanguage, loadLanguage, mountLanguageSwitcher, onLanguageChange, t,
+  translatePage,
+} from "./i18n.js";
+import { api } from "./api.js";
+import { paths } from "./config.js";
+import * as store from "./store.js";
+
+const $ = (id) => document.getElementById(id);
+const MIN_SEATS = 2;
+const MAX_SEATS = 4;
+const REFRESH_MS = 5000;
+
+/** Presets offered, in this order (the server's /api/presets supplies their fields). */
+const OFFERED = ["standard", "classic", "kids", "kings-wild", "all-faces-wild", "jokers",
+  "call-trash", "last-chance"];
+/** Each preset's fields, used until (or if) /api/presets answers. */
+const DEFAULT_RULES = {
+  standard: {},
+  classic: { wild_ranks: ["K"], rounds_to_win: 1 },
+  kids: { start_size: 5 },
+  "kings-wild": { wild_ranks: ["K"] },
+  "all-faces-wild": { wild_ranks: ["J", "Q", "K"] },
+  jokers: { jokers_per_deck: 2 },
+  "call-trash": { call_trash: true },
+  "last-chance": { last_chance: true },
+};
+/** Bots offered as levels, easiest first (others the server may have are experiments). */
+const LEVELS = ["kid", "greedy", "counter", "random"];
+
+const presetRules = { ...DEFAULT_RULES };
+let bots = ["kid", "greedy", "counter", "random"];
+
+function fieldsOf(preset) {
+  return {
+    wild_ranks: ["J"], jokers_per_deck: 0, call_trash: false, last_chance: false,
+    start_size: 10, rounds_to_win: null, ...(presetRules[preset] || {}),
+  };
+}
+
+// -- rules ----------------------------------------------------------------------------
+
+function fillPresets() {
+  const select = $("preset");
+  const chosen = select.value || "standard";
+  select.replaceChildren(...OFFERED.filter((name) => presetRules[name]).map((name) => {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = t(`preset.${name}.name`);
+    return option;
+  }));
+  select.value = chosen;
+  $("preset-help").textContent = t(`preset.${select.value}.help`);
+}
+
+function fillNumbers(select, from, to, format) {
+  const keep = select.value;
+  select.replaceChildren();
+  for (let n = from; n <= to; n += 1) {
+    const option = document.createElement("option");
+    option.value = String(n);
+    option.textContent = format(n);
+    select.append(option);
+  }
+  if (keep && Number(keep) >= from && Number(keep) <= to) select.value = keep;
+}
+
+function fillSizes() {
+  fillNumbers($("start-size"), 1, 10, (n) => t("create.size_option", { count: n }));
+  const size = Number($("start-size").value);
+  fillNumbers($("rounds"), 1, size, (n) => (n === size
+    ? t("create.rounds_full", { count: n }) : t("create.rounds_option", { count: n })));
+}
+
+function applyPreset(name) {
+  const rules = fieldsOf(name);
+  const wild = [...rules.wild_ranks].sort().join("");
+  $("wilds").value = ["J", "K", "JKQ"].includes(wild) ? (wild === "JKQ" ? "JQK" : wild) : "J";
+  $("jokers").checked = rules.jokers_per_deck > 0;
+  $("call-trash").checked = rules.call_trash;
+  $("last-chance").checked = rules.last_chance;
+  $("start-size").value = String(rules.start_size);
+  fillSizes();
+  $("rounds").value = String(rules.rounds_to_win ?? rules.start_size);
+  $("preset-help").textContent = t(`preset.${name}.help`);
+}
+
+function chosenRules() {
+  const preset = $("preset").value || "standard";
+  const size = Number($("start-size").value) || 10;
+  const rounds = Number($("rounds").value) || size;
+  return {
+    preset,
+    wild_ranks: $("wilds").value.split(""),
+    jokers_per_deck: $("jokers").checked ? 2 : 0,
+    call_trash: $("call-trash").checked,
+    last_chance: $("last-chance").checked,
+    start_size: size,
+    rounds_to_win: rounds,
+  };
+}
+
+// -- seats ----------------------------------------------------------------------------
+
+function addSeatRow(kind = "bot", bot = "greedy") {
+  const rows = $("seat-rows");
+  if (rows.children.length >= MAX_SEATS) return;
+  const row = $("seat-row").content.firstElementChild.cloneNode(true);
+  row.querySelector(".seat-kind").value = kind;
+  rows.append(row);
+  translatePage(row);
+  fillBotSelect(row.querySelector(".seat-bot"), bot);
+  row.querySelector(".seat-kind").addEventListener("change", () => updateSeatRows());
+  updateSeatRows();
+}
+
+function fillBotSelect(select, chosen) {
+  const keep = select.value || chosen;
+  select.replaceChildren(...bots.map((name) => {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = t(`bot.${name}`);
+    return option;
+  }));
+  if (bots.includes(keep)) select.value = keep;
+}
+
+function updateSeatRows() {
+  const rows = [...$("seat-rows").children];
+  rows.forEach((row, i) => {
+    const n = i + 1;
+    row.querySelector(".seat-number").textContent = t("create.seat_number", { n });
+    row.querySelector(".seat-kind-text").textContent = t("create.seat_kind", { n });
+    row.querySelector(".seat-bot-text").textContent = t("create.seat_bot", { n });
+    row.querySelector(".seat-name-text").textContent = t("create.seat_name", { n });
+    const kind = row.querySelector(".seat-kind").value;
+    row.dataset.kind = kind;
+    row.querySelector(".seat-bot-label").hidden = kind !== "bot";
+    const nameInput = row.querySelector(".seat-name");
+    row.querySelector(".seat-name-label").hidden = kind !== "hotseat";
+    nameInput.placeholder = t("create.seat_name_placeholder", { n });
+    // "Me" can be one seat only: the others lose the option while it is taken.
+    const meElsewhere = rows.some((other) => other !== row
+      && other.querySelector(".seat-kind").value === "me");
+    row.querySelector('.seat-kind option[value="me"]').disabled = meElsewhere;
+  });
+  $("add-seat").disabled = rows.length >= MAX_SEATS;
+  $("remove-seat").disabled = rows.length <= MIN_SEATS;
+}
+
+function chosenSeats() {
+  const myName = $("my-name").value.trim();
+  return [...$("seat-rows").children].map((row, i) => {
+    const kind = row.querySelector(".seat-kind").value;
+    if (kind === "me") return { kind, name: myName || t("create.default_name", { n: i + 1 }) };
+    if (kind === "bot") return { kind, bot: row.querySelector(".seat-bot").value };
+    if (kind === "hotseat") {
+      return { kind, name: row.querySelector(".seat-name").value.trim()
+        || t("create.default_name", { n: i + 1 }) };
+    }
+    return { kind };
+  });
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  const errorBox = $("create-error");
+  errorBox.hidden = true;
+  const name = $("my-name").value.trim();
+  const seats = chosenSeats();
+  if (!seats.some((s) => s.kind === "me" || s.kind === "hotseat")) {
+    errorBox.textContent = t("create.need_person");
+    errorBox.hidden = false;
+    return;
+  }
+  if (name) store.saveName(name);
+  try {
+    const answer = await api.createTable(chosenRules(), seats);
+    store.addSeats(answer.table_id, answer.seats || []);
+    store.updateTable(answer.table_id, { created: Date.now() });
+    location.assign(answer.invite || paths.tablePage(answer.table_id));
+  } catch (error) {
+    errorBox.textContent = t("create.failed", { reason: error.message });
+    errorBox.hidden = false;
+  }
+}
+
+// -- lists ----------------------------------------------------------------------------
+
+function presetName(rules) {
+  const preset = (rules && rules.preset) || "standard";
+  const name = t(`preset.${preset}.name`);
+  return name === `preset.${preset}.name` ? preset : name;
+}
+
+async function refreshOpen() {
+  let tables = [];
+  try { tables = await api.openTables(); } catch { tables = []; }
+  const list = $("open-list");
+  list.replaceChildren(...tables.map((table) => {
+    const item = document.createElement("li");
+    item.className = "table-item";
+    const text = document.createElement("span");
+    const people = table.seats.filter((s) => s.taken).map((s) => s.name);
+    text.textContent = t("open.line", {
+      game: presetName(table.rules), count: table.players,
+      open: (table.open || []).length, names: people.join(", "),
+    });
+    const join = document.createElement("button");
+    join.type = "button";
+    join.textContent = t("open.join");
+    join.setAttribute("aria-label", t("open.join_label", { names: people.join(", ") }));
+    join.addEventListener("click", () => joinOpen(table.table_id, join));
+    const watch = document.createElement("a");
+    watch.href = paths.watchPage(table.table_id);
+    watch.textContent = t("open.watch");
+    item.append(text, join, watch);
+    return item;
+  }));
+  $("open-empty").hidden = tables.length > 0;
+}
+
+async function joinOpen(tableId, button) {
+  const name = $("my-name").value.trim();
+  if (!name) {
+    $("my-name").focus();
+    $("my-name").setAttribute("aria-invalid", "true");
+    return;
+  }
+  button.disabled = true;
+  try {
+    const answer = await api.join(tableId, name);
+    store.saveName(name);
+    store.addSeats(tableId, [{ seat: answer.seat, token: answer.token }]);
+    store.updateTable(tableId, { created: Date.now() });
+    location.assign(paths.tablePage(tableId));
+  } catch (error) {
+    button.disabled = false;
+    refreshOpen();
+  }
+}
+
+function showMine() {
+  const tables = store.myTables().slice(0, 8);
+  $("mine-panel").hidden = tables.length === 0;
+  $("mine-list").replaceChildren(...tables.map((table) => {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = paths.tablePage(table.id);
+    link.textContent = t("mine.line", { id: table.id });
+    item.append(link);
+    return item;
+  }));
+}
+
+function openLink(event) {
+  event.preventDefault();
+  const raw = $("link-input").value.trim();
+  let id = raw;
+  const match = /\/t\/([^/?#]+)/.exec(raw);
+  if (match) id = decodeURIComponent(match[1]);
+  if (id) location.assign(paths.tablePage(id));
+}
+
+// -- start ----------------------------------------------------------------------------
+
+async function loadServerLists() {
+  try {
+    for (const preset of await api.presets()) {
+      if (preset && preset.name && OFFERED.includes(preset.name) && preset.rules) {
+        presetRules[preset.name] = preset.rules;
+      }
+    }
+  } catch { /* keep the defaults */ }
+  try {
+    const names = (await api.bots()).map((b) => (typeof b === "string" ? b : b.name));
+    const known = LEVELS.filter((name) => names.includes(name));
+    if (known.length) bots = known;
+  } catch { /* keep the defaults */ }
+  for (const select of document.querySelectorAll(".seat-bot")) fillBotSelect(select, "greedy");
+}
+
+function retranslate() {
+  translatePage();
+  fillPresets();
+  fillSizes();
+  for (const select of document.querySelectorAll(".seat-bot")) fillBotSelect(select, "greedy");
+  updateSeatRows();
+  $("rules-link").href = paths.rulesPage(currentLanguage());
+  document.title = t("lobby.page_title");
+  refreshOpen();
+  showMine();
+}
+
+async function main() {
+  await loadLanguage(detectLanguage());
+  mountLanguageSwitcher($("lang"));
+  $("my-name").value = store.savedName();
+  fillPresets();
+  fillSizes();
+  addSeatRow("me");
+  addSeatRow("bot", "greedy");
+  applyPreset("standard");
+  retranslate();
+  onLanguageChange(retranslate);
+
+  $("preset").addEventListener("change", () => applyPreset($("preset").value));
+  $("start-size").addEventListener("change", () => {
+    const follows = Number($("rounds").value) === $("rounds").options.length;
+    fillSizes();
+    if (follows) $("rounds").value = $("start-size").value;
+  });
+  $("add-seat").addEventListener("click", () => addSeatRow("bot", "greedy"));
+  $("remove-seat").addEventListener("click", () => {
+    const rows = $("seat-rows");
+    if (rows.children.length > MIN_SEATS) rows.lastElementChild.remove();
+    updateSeatRows();
+  });
+  $("my-name").addEventListener("input", () => $("my-name").removeAttribute("aria-invalid"));
+  $("create-form").addEventListener("submit", createTable);
+  $("link-form").addEventListener("submit", openLink);
+
+  await loadServerLists();
+  applyPreset($("preset").value);
+  setInterval(refreshOpen, REFRESH_MS);
+}
+
+main();

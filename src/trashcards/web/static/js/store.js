@@ -1,0 +1,64 @@
+// What the browser remembers: seat tokens per table, the last version seen, the player's
+// name. Everything lives in localStorage so a reload (or a new tab) finds it again.
+
+const PREFIX = "trash.table.";
+const NAME_KEY = "trash.name";
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw ? JSON.parse(raw) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode */ }
+}
+
+/** The saved entry of a table: {seats: [{seat, token}], version, shown}. */
+export function loadTable(id) {
+  const entry = read(PREFIX + id, null);
+  return { seats: [], version: null, shown: null, ...(entry || {}) };
+}
+
+export function saveTable(id, entry) { write(PREFIX + id, entry); }
+
+/** Add seat tokens (from creating or joining a table) to what this browser holds. */
+export function addSeats(id, seats) {
+  const entry = loadTable(id);
+  for (const { seat, token } of seats) {
+    entry.seats = entry.seats.filter((s) => s.seat !== seat);
+    entry.seats.push({ seat, token });
+  }
+  entry.seats.sort((a, b) => a.seat - b.seat);
+  saveTable(id, entry);
+  return entry;
+}
+
+export function updateTable(id, changes) {
+  const entry = { ...loadTable(id), ...changes };
+  saveTable(id, entry);
+  return entry;
+}
+
+/** Tables this browser holds seats at (newest first), for the lobby's "your tables". */
+export function myTables() {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith(PREFIX)) {
+        const entry = read(key, null);
+        if (entry && entry.seats && entry.seats.length) {
+          out.push({ id: key.slice(PREFIX.length), ...entry });
+        }
+      }
+    }
+  } catch { /* private mode */ }
+  return out.sort((a, b) => (b.created || 0) - (a.created || 0));
+}
+
+export function savedName() { return read(NAME_KEY, ""); }
+export function saveName(name) { write(NAME_KEY, name); }
