@@ -138,4 +138,7 @@ def format_cards(cards: tuple[Card, ...] | list[Card]) -> str:
 
 def standard_pack() -> tuple[Card, ...]:
     """The 52 cards of one pack, suit by suit, Ace to King."""
-    return tuple(Card._interned[rank + suit] for suit in SUITS for rank in RANKS)
+    return _PACK
+
+
+_PACK: Final = tuple(Card._interned[rank + suit] for suit in SUITS for rank in RANKS)

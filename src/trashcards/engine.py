@@ -165,13 +165,15 @@ def _due_word(due: Due | None) -> str:
 
 
 def _verify_action(state: State, action: Action, seat: int | None) -> None:
-    text = str(action)
-    if state.to_act is None:
-        raise IllegalActionError(text, _not_now(state))
-    if seat is not None and seat != state.to_act:
-        raise IllegalActionError(text, f"it is seat {state.to_act}'s turn, not seat {seat}'s")
-    if action in legal_actions(state):
+    to_act = state.to_act
+    if to_act is not None and (seat is None or seat == to_act) \
+            and action in legal_actions(state):
         return
+    text = str(action)
+    if to_act is None:
+        raise IllegalActionError(text, _not_now(state))
+    if seat is not None and seat != to_act:
+        raise IllegalActionError(text, f"it is seat {to_act}'s turn, not seat {seat}'s")
     raise IllegalActionError(text, _why_illegal(state, action))
 
 
@@ -240,7 +242,7 @@ def _match_counter(state: State) -> Counter[Card]:
 
 
 def _same_cards(text: str, got: Counter[Card], want: Counter[Card], what: str) -> None:
-    if got == want:
+    if dict.__eq__(got, want):  # plain dict equality: no zero counts on either side
         return
     missing = sorted((want - got).elements())
     extra = sorted((got - want).elements())
@@ -295,14 +297,12 @@ class _Work:
 
     def freeze(self) -> State:
         self._store_board()
+        # Positional arguments, in field order: this runs once per move.
         return State(
-            rules=self.rules, names=self.state.names, phase=self.phase, due=self.due,
-            round=self.round, dealer=self.dealer, turn=self.turn, in_hand=self.in_hand,
-            stock=self.stock, discard=tuple(self.discard), boards=tuple(self.boards),
-            rounds_won=tuple(self.rounds_won), called=self.called, must_play=self.must_play,
-            unclaimed=tuple(self.unclaimed), final_from=self.final_from,
-            round_winners=tuple(self.round_winners), match_winner=self.match_winner,
-            seats=tuple(self.seats),
+            self.rules, self.state.names, self.phase, self.due, self.round, self.dealer,
+            self.turn, self.in_hand, self.stock, tuple(self.discard), tuple(self.boards),
+            tuple(self.rounds_won), self.called, self.must_play, tuple(self.unclaimed),
+            self.final_from, tuple(self.round_winners), self.match_winner, tuple(self.seats),
         )
 
     def _refresh_seat(self, seat: int) -> None:

@@ -62,23 +62,11 @@ def view(state: State, seat: int | None = None) -> View:
     """What ``seat`` (or a spectator, ``None``) may know of ``state``."""
     if seat is not None and not 0 <= seat < state.players:
         raise ValueError(f"no seat {seat} at a table of {state.players}")
+    # Positional arguments, in field order: bots ask for a view at every decision.
     return View(
-        seat=seat,
-        rules=state.rules,
-        phase=state.phase,
-        round=state.round,
-        dealer=state.dealer,
-        to_act=state.to_act,
-        in_hand=state.in_hand,
-        stock_count=len(state.stock),
-        discard=state.discard,
-        players=state.seats,
-        round_winners=state.round_winners,
-        match_winner=state.match_winner,
-        legal=legal_actions(state),
-        called=state.called,
-        must_play=state.must_play,
-        unclaimed=state.unclaimed,
-        final_from=state.final_from,
-        standings=standings(state) if state.phase is Phase.MATCH_OVER else None,
+        seat, state.rules, state.phase, state.round, state.dealer, state.to_act,
+        state.in_hand, len(state.stock), state.discard, state.seats, state.round_winners,
+        state.match_winner, legal_actions(state), state.called, state.must_play,
+        state.unclaimed, state.final_from,
+        standings(state) if state.phase is Phase.MATCH_OVER else None,
     )
