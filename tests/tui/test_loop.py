@@ -6,6 +6,8 @@ import itertools
 import random
 from pathlib import Path
 
+import pytest
+
 from trashcards.bots import make_bot
 from trashcards.record import load
 from trashcards.rules import Rules
@@ -19,11 +21,16 @@ from .helpers import ScriptReader, cycle_script, output, recording_console
 from .scenarios import kids, stacked_match
 
 
+def _no_default_save() -> Path:
+    pytest.fail("the game tried to save into the current directory")
+
+
 def game(match: Match, answers, tmp_path: Path | None = None, **options) -> TerminalGame:
     seats = seats_from_names(match.record.players)
     bots = {seat: make_bot(s.bot, random.Random(seat)) for seat, s in enumerate(seats)
             if s.bot is not None}
     options.setdefault("save_to", tmp_path / "game.trash.json" if tmp_path else None)
+    options.setdefault("default_save", _no_default_save)
     return TerminalGame(match=match, seats=seats, bots=bots, reader=ScriptReader(answers),
                         console=recording_console(), **options)
 
@@ -188,10 +195,10 @@ def test_the_bot_delay_goes_through_the_injected_sleep():
     assert set(pauses) <= {0.5, 0.25}
 
 
-def test_rules_reach_the_screen():
+def test_rules_reach_the_screen(tmp_path):
     match = Match(Rules.preset_named("kids").with_fields({"call_trash": True,
                                                            "rounds_to_win": 1}),
                   ["Ana", "bot:kid"], random.Random(2))
-    g = game(match, ["q"])
+    g = game(match, ["q"], tmp_path)
     assert g.run() is Outcome.QUIT
     assert 'call "Trash!"' in text_of(g)

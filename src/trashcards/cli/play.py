@@ -13,7 +13,6 @@ import random
 import re
 import sys
 from collections.abc import Iterable
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +24,11 @@ from ..errors import RecordError, RulesError
 from ..record import load
 from ..rules import Rules
 from ..session import Chooser, Match
-from ..tui.loop import Outcome, TerminalGame
+from ..tui.loop import Outcome, TerminalGame, default_save_path
 from ..tui.seats import Seat, SeatError, make_seats, seats_from_names
 from ..tui.terminal import KeyPressReader, LineReader, Reader
 
-__all__ = ["default_save_path", "parse_rules_assignments", "play"]
+__all__ = ["parse_rules_assignments", "play"]
 
 #: Seconds a bot waits before each move on a real terminal (so people can follow).
 DEFAULT_BOT_DELAY = 0.6
@@ -67,18 +66,6 @@ def parse_rules_assignments(items: Iterable[str]) -> dict[str, Any]:
                                  f"write field=value (e.g. call_trash=true), got {word!r}")
             fields[field] = _rules_value(field, raw)
     return fields
-
-
-def default_save_path(directory: Path | None = None) -> Path:
-    """A new file in ``directory`` (the current one) named after the time."""
-    base = directory or Path.cwd()
-    stem = f"trash-{datetime.now():%Y%m%d-%H%M%S}"
-    path = base / f"{stem}.trash.json"
-    copy = 2
-    while path.exists():
-        path = base / f"{stem}-{copy}.trash.json"
-        copy += 1
-    return path
 
 
 def _new_table(names: str | None, hotseat: str | None, bots: str | None, preset: str,
@@ -151,6 +138,10 @@ def play(names: str | None, bots: str | None, hotseat: str | None, preset: str,
     \b
     Keys: s stock, d discard, 1-9 and 0 a wild on slot 1-10, w swap, t trash,
     c call "Trash!", q quit (the match is saved), ? help.
+
+    A bot's seat is named bot:KIND in the record (bot:counter, bot:greedy:2),
+    so --resume knows which seats are bots. With two or more people, the
+    screen is hidden between their turns.
     """
     interactive = sys.stdin.isatty()
     console = Console(highlight=False)
@@ -164,7 +155,7 @@ def play(names: str | None, bots: str | None, hotseat: str | None, preset: str,
         match, seats = _resume(resume, rng)
         save = save or resume
         console.print(f"Resuming {resume} at move {len(match.record.moves)} "
-                      f"— {match.state.rules.describe()}", markup=False)
+                      f"— {match.record.rules.describe()} — seed {seed}", markup=False)
     else:
         rules, seats = _new_table(names, hotseat, bots, preset, (*rules_items, *more_rules))
         match = Match(rules, [seat.name for seat in seats], rng)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 
@@ -29,10 +30,22 @@ from .render import help_panel, menu_text, scoreboard, standings_table, table_vi
 from .seats import Seat
 from .terminal import Reader
 
-__all__ = ["Outcome", "TerminalGame"]
+__all__ = ["Outcome", "TerminalGame", "default_save_path"]
 
 #: Lines of "since your last turn" shown to the next player in hot-seat.
 _RECAP_LINES = 40
+
+
+def default_save_path(directory: Path | None = None) -> Path:
+    """A new file in ``directory`` (the current one) named after the time."""
+    base = directory or Path.cwd()
+    stem = f"trash-{datetime.now():%Y%m%d-%H%M%S}"
+    path = base / f"{stem}.trash.json"
+    copy = 2
+    while path.exists():
+        path = base / f"{stem}-{copy}.trash.json"
+        copy += 1
+    return path
 
 
 class Outcome(StrEnum):
@@ -63,7 +76,7 @@ class TerminalGame:
     reader: Reader
     console: Console
     save_to: Path | None = None
-    default_save: Callable[[], Path] = field(default=lambda: Path("trash-game.trash.json"))
+    default_save: Callable[[], Path] = field(default=lambda: default_save_path())
     bot_delay: float = 0.0
     hotseat: bool = False
     sleep: Callable[[float], None] = time.sleep
