@@ -159,7 +159,7 @@ def menu_text(view: View) -> Text:
     wilds = [a for a in view.legal if a.verb is Verb.WILD]
     for action in view.legal:
         if action.verb is Verb.WILD:
-            if action is wilds[0] or action == wilds[0]:
+            if action == wilds[0]:
                 keys = " ".join(action_key(a) for a in wilds)
                 hand = view.in_hand.pretty() if view.in_hand else "the wild"
                 note = " (0 = slot 10)" if any(a.slot == 10 for a in wilds) else ""
