@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -11,40 +12,49 @@ import click
 from ..errors import RulesError
 from ..rules import Rules
 
-__all__ = ["parse_rules", "rules_options"]
+__all__ = ["parse_rules", "parse_rules_assignments", "rules_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _parse_value(field: str, text: str) -> Any:
-    """``true`` → True, ``3`` → 3, ``["K"]`` → ["K"]; ``K,Q`` for ``wild_ranks``."""
+_ASSIGNMENT_START = re.compile(r"\s+(?=[A-Za-z_]\w*\s*=)")
+
+
+def _rules_value(field: str, raw: str) -> Any:
+    """A ``--rules`` value: JSON when it parses (``true``, ``5``, ``["K"]``), else text;
+    for a list field (``wild_ranks``) text is a comma-separated list (``K,Q``)."""
     try:
-        return json.loads(text)
+        value: Any = json.loads(raw)
     except json.JSONDecodeError:
-        if field == "wild_ranks":
-            return [part for part in text.replace(" ", ",").split(",") if part]
-        lowered = text.strip().lower()
-        if lowered in ("yes", "on"):
-            return True
-        if lowered in ("no", "off"):
-            return False
-        return text
+        lowered = raw.strip().lower()
+        value = json.loads(lowered) if lowered in ("true", "false", "null") else raw.strip()
+    if isinstance(getattr(Rules(), field, None), tuple) and isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    return value
 
 
-def parse_rules(preset: str, assignments: Iterable[str]) -> Rules:
+def parse_rules_assignments(items: Iterable[str]) -> dict[str, Any]:
+    """``field=value`` words (several per item allowed, space separated) as a dict."""
+    fields: dict[str, Any] = {}
+    for item in items:
+        for word in _ASSIGNMENT_START.split(item.strip()):
+            if not word:
+                continue
+            field, sep, raw = word.partition("=")
+            field = field.strip()
+            if not sep or not field:
+                raise RulesError(field or "rules",
+                                 f"write field=value (e.g. call_trash=true), got {word!r}")
+            fields[field] = _rules_value(field, raw)
+    return fields
+
+
+def parse_rules(preset: str, items: Iterable[str]) -> Rules:
     """Rules from a preset name and ``field=value`` assignments (RULES.md §11).
 
     Raises :class:`RulesError` naming the field and the allowed values.
     """
-    rules = Rules.preset_named(preset)
-    changes: dict[str, Any] = {}
-    for item in assignments:
-        for part in item.split():
-            field, sep, value = part.partition("=")
-            if not sep or not field:
-                raise RulesError(part, "write rules as field=value, e.g. call_trash=true")
-            changes[field.strip()] = _parse_value(field.strip(), value)
-    return rules.with_fields(changes) if changes else rules
+    return Rules.preset_named(preset).with_fields(parse_rules_assignments(items))
 
 
 def rules_options(func: F) -> F:

@@ -8,13 +8,10 @@ the screen is hidden between their turns (hot-seat).
 
 from __future__ import annotations
 
-import json
 import random
-import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.console import Console
@@ -27,45 +24,16 @@ from ..session import Chooser, Match
 from ..tui.loop import Outcome, TerminalGame, default_save_path
 from ..tui.seats import Seat, SeatError, make_seats, seats_from_names
 from ..tui.terminal import KeyPressReader, LineReader, Reader
+from .options import parse_rules
 
-__all__ = ["parse_rules_assignments", "play"]
+__all__ = ["play"]
 
 #: Seconds a bot waits before each move on a real terminal (so people can follow).
 DEFAULT_BOT_DELAY = 0.6
-_ASSIGNMENT_START = re.compile(r"\s+(?=[A-Za-z_]\w*\s*=)")
 
 
 def _split_names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
-
-
-def _rules_value(field: str, raw: str) -> Any:
-    """A ``--rules`` value: JSON when it parses (``true``, ``5``, ``["K"]``), else text;
-    for a list field (``wild_ranks``) text is a comma-separated list (``K,Q``)."""
-    try:
-        value: Any = json.loads(raw)
-    except json.JSONDecodeError:
-        lowered = raw.strip().lower()
-        value = json.loads(lowered) if lowered in ("true", "false", "null") else raw.strip()
-    if isinstance(getattr(Rules(), field, None), tuple) and isinstance(value, str):
-        value = [part.strip() for part in value.split(",") if part.strip()]
-    return value
-
-
-def parse_rules_assignments(items: Iterable[str]) -> dict[str, Any]:
-    """``field=value`` words (several per item allowed, space separated) as a dict."""
-    fields: dict[str, Any] = {}
-    for item in items:
-        for word in _ASSIGNMENT_START.split(item.strip()):
-            if not word:
-                continue
-            field, sep, raw = word.partition("=")
-            field = field.strip()
-            if not sep or not field:
-                raise RulesError(field or "rules",
-                                 f"write field=value (e.g. call_trash=true), got {word!r}")
-            fields[field] = _rules_value(field, raw)
-    return fields
 
 
 def _new_table(names: str | None, hotseat: str | None, bots: str | None, preset: str,
@@ -85,7 +53,7 @@ def _new_table(names: str | None, hotseat: str | None, bots: str | None, preset:
     except SeatError as exc:
         raise click.UsageError(str(exc)) from None
     try:
-        rules = Rules.preset_named(preset).with_fields(parse_rules_assignments(rules_items))
+        rules = parse_rules(preset, rules_items)
         rules.check_players(len(seats))
     except RulesError as exc:
         raise click.UsageError(f"rules: {exc}") from None

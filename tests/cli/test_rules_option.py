@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trashcards.cli.play import parse_rules_assignments
+from trashcards.cli.options import parse_rules_assignments
 from trashcards.errors import RulesError
 from trashcards.rules import Rules
 
