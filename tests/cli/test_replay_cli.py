@@ -45,7 +45,7 @@ def test_replay_for_people_shows_boards_and_the_discard() -> None:
     result = run("replay", str(DATA / "classic-2p.trash.json"), "--upto", "12")
     assert result.returncode == 0
     assert "Ana" in result.stdout
-    assert "Discard" in result.stdout
+    assert "discard J♥ (pile of 6 cards)" in result.stdout
     assert "wild 6" in result.stdout
 
 
