@@ -1,9 +1,15 @@
-"""``trashcards simulate``: many bot matches, with win rates and match lengths."""
+"""``trashcards simulate``: many bot matches, with win rates and match lengths.
+
+Also home of :func:`engine_options`, the ``--engine/--backend/--ray-address/--workers``
+options that ``simulate`` and ``analyze`` share.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -13,10 +19,45 @@ from rich.table import Table
 from ..bots import BOTS
 from ..errors import RulesError
 from ..rules import Rules
-from ..simulation import SimStats, play_chunk, wilson_interval
+from ..sim.runner import BACKENDS, ENGINES, Runner
+from ..simulation import SimStats, wilson_interval
 from .options import rules_options
 
-__all__ = ["simulate", "summary_json"]
+__all__ = ["engine_options", "make_runner", "simulate", "summary_json"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def engine_options(func: F) -> F:
+    """Add ``--engine``, ``--backend``, ``--ray-address`` and ``--workers``."""
+    func = click.option(
+        "--workers", type=click.IntRange(min=1), default=None,
+        help="Processes (reference engine) or threads (fast engine) on this machine, or "
+             "CPUs of a local Ray. Default: every core.")(func)
+    func = click.option(
+        "--ray-address", default=None, metavar="ADDRESS",
+        help="With --backend ray: the cluster to join (e.g. auto, or ray://head:10001). "
+             "Default: start a local Ray.")(func)
+    func = click.option(
+        "--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+        help="Where the matches run: this machine's cores, or a Ray cluster.")(func)
+    return click.option(
+        "--engine", type=click.Choice(ENGINES), default=None,
+        help="fast: the numba kernel (the sim extra); reference: the rules engine. "
+             "Default: fast when installed. Same totals for the same seed whatever the "
+             "backend and workers, but the two engines deal differently.")(func)
+
+
+def make_runner(engine: str | None, backend: str, ray_address: str | None,
+                workers: int | None, console: Console) -> Runner:
+    """A :class:`Runner` for the options; says on ``console`` when it falls back."""
+    if ray_address is not None and backend != "ray":
+        raise click.BadParameter("--ray-address needs --backend ray",
+                                 param_hint="--ray-address")
+    runner = Runner(engine, backend, workers, ray_address=ray_address)
+    if runner.notice:
+        console.print(f"[yellow]note:[/] {runner.notice}")
+    return runner
 
 
 def _bot_list(_ctx: click.Context, _param: click.Parameter, value: str) -> list[str]:
@@ -40,10 +81,15 @@ def _bot_list(_ctx: click.Context, _param: click.Parameter, value: str) -> list[
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write every match's trash/1 record into this directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+@engine_options
 def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Path | None,
-             as_json: bool) -> None:
+             as_json: bool, engine: str | None, backend: str, ray_address: str | None,
+             workers: int | None) -> None:
     """Play MATCHES whole matches between bots and print each bot's match win rate (95 %
     confidence interval), the first player's edge, rounds per match and turns per round.
+
+    Uses the fast engine when the sim extra is installed, and every core; --backend ray
+    spreads the matches over a Ray cluster with the same totals.
     """
     try:
         rules.check_players(len(bots))
@@ -52,14 +98,17 @@ def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Pa
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     console = Console(stderr=True)
-    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, transient=True,
-                  disable=not console.is_terminal) as progress:
+    with make_runner(engine, backend, ray_address, workers, console) as runner, \
+            Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                     TimeRemainingColumn(), console=console, transient=True,
+                     disable=not console.is_terminal) as progress:
         task = progress.add_task("matches", total=matches)
-        stats = play_chunk(rules, bots, seed, 0, matches, records=records,
+        stats = runner.run(rules, bots, matches, seed, records=records,
                            progress=lambda n: progress.advance(task, n))
     if as_json:
-        click.echo(json.dumps(summary_json(stats, bots, rules, seed)))
+        out = summary_json(stats, bots, rules, seed)
+        out["engine"] = runner.engine
+        click.echo(json.dumps(out))
     else:
         _print_summary(stats, bots, rules, seed)
 

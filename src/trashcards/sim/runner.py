@@ -1,0 +1,369 @@
+"""Run many matches: split them into seeded chunks, play the chunks on this machine or on
+a Ray cluster, and add up their :class:`~trashcards.simulation.SimStats`.
+
+A chunk is a range of match indices ``(start, count)``. Match ``i`` of a run with seed
+``s`` depends on ``(s, i)`` alone (in both engines), so the totals are identical however
+the matches are split into chunks, whichever backend plays them and however many workers
+it has; only ``elapsed_s`` (the wall-clock time of the run) differs.
+
+Memory stays constant: at most a few chunks are in flight at once, and each returns one
+``SimStats`` that is added to the running total and dropped.
+
+Engines: ``fast`` (the numba kernel of :mod:`trashcards.sim.fast`, from the ``sim``
+extra; it parallelises inside a chunk, so it gets big chunks and runs them one after the
+other) and ``reference`` (:func:`trashcards.simulation.play_chunk`, the rules engine;
+chunks run in one process per core). Backends: ``local`` and ``ray``
+(:mod:`trashcards.sim.ray_backend`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Protocol
+
+from ..rules import Rules
+from ..simulation import SimStats
+
+__all__ = [
+    "BACKENDS",
+    "ENGINES",
+    "Chunk",
+    "ChunkPlayer",
+    "EngineChoice",
+    "Runner",
+    "choose_engine",
+    "chunk_player",
+    "fast_engine_problem",
+    "plan_chunks",
+    "run",
+]
+
+ENGINES = ("fast", "reference")
+BACKENDS = ("local", "ray")
+
+Progress = Callable[[int], None]
+
+#: Largest chunk of the reference engine (about a second of play): small enough for a
+#: smooth progress bar and an even spread over the workers.
+_REFERENCE_MAX_CHUNK = 250
+#: Largest chunk of the fast engine: big, since the kernel spreads a chunk over the cores.
+_FAST_MAX_CHUNK = 200_000
+_FAST_MIN_CHUNK = 2_000
+
+
+class ChunkPlayer(Protocol):
+    """The signature both engines share: play matches ``start … start + count - 1``."""
+
+    def __call__(self, rules: Rules, bots: Sequence[str], seed: int, start: int, count: int,
+                 records: Path | None = None,
+                 progress: Progress | None = None) -> SimStats: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Matches ``start … start + count - 1``, all counted in batch ``batch``."""
+
+    batch: int
+    start: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class EngineChoice:
+    """The engine that will run and, when it is not the one asked for, why."""
+
+    name: str
+    notice: str | None = None
+
+
+def fast_engine_problem() -> str | None:
+    """Why the fast engine cannot run here, or ``None`` when it can."""
+    try:
+        importlib.import_module("trashcards.sim.fast")
+    except ImportError as exc:
+        return str(exc) or type(exc).__name__
+    return None
+
+
+def choose_engine(requested: str | None) -> EngineChoice:
+    """The engine to use for ``requested`` (``None``: the fast one when available).
+
+    Asking for ``fast`` where numba (the ``sim`` extra) or the kernel is missing falls
+    back to the reference engine with a notice saying so.
+    """
+    if requested is not None and requested not in ENGINES:
+        raise ValueError(f"unknown engine {requested!r}; the engines are {', '.join(ENGINES)}")
+    if requested == "reference":
+        return EngineChoice("reference")
+    problem = fast_engine_problem()
+    if problem is None:
+        return EngineChoice("fast")
+    if requested is None:
+        return EngineChoice("reference")
+    return EngineChoice("reference", (
+        f"the fast engine is not available ({problem}); using the reference engine. "
+        "Install it with: pip install 'trashcards[sim]'"))
+
+
+def chunk_player(engine: str) -> ChunkPlayer:
+    """The ``play_chunk`` function of an engine (``fast`` must be importable)."""
+    if engine == "fast":
+        module = importlib.import_module("trashcards.sim.fast")
+    elif engine == "reference":
+        module = importlib.import_module("trashcards.simulation")
+    else:
+        raise ValueError(f"unknown engine {engine!r}; the engines are {', '.join(ENGINES)}")
+    player: ChunkPlayer = module.play_chunk
+    return player
+
+
+def set_engine_threads(engine: str, threads: int | None) -> None:
+    """Let the fast kernel use ``threads`` threads (``None``: leave numba's default)."""
+    if engine != "fast" or threads is None:
+        return
+    numba = importlib.import_module("numba")
+    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+
+
+@contextmanager
+def engine_threads(engine: str, threads: int | None) -> Iterator[None]:
+    """Run the fast kernel on ``threads`` threads for a while, then restore the number."""
+    if engine != "fast" or threads is None:
+        yield
+        return
+    numba = importlib.import_module("numba")
+    before = numba.get_num_threads()
+    set_engine_threads(engine, threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def default_chunk_size(engine: str, matches: int, workers: int) -> int:
+    """A chunk size that keeps every worker busy and the progress bar moving."""
+    if engine == "fast":
+        return max(_FAST_MIN_CHUNK, min(_FAST_MAX_CHUNK, math.ceil(matches / 20)))
+    return max(1, min(_REFERENCE_MAX_CHUNK, math.ceil(matches / (8 * workers))))
+
+
+def batch_bounds(matches: int, batches: int) -> list[tuple[int, int]]:
+    """``batches`` consecutive ranges ``(start, count)`` covering ``0 … matches - 1``."""
+    if batches < 1:
+        raise ValueError("batches must be at least 1")
+    edges = [matches * b // batches for b in range(batches + 1)]
+    return [(edges[b], edges[b + 1] - edges[b]) for b in range(batches)]
+
+
+def plan_chunks(matches: int, chunk_size: int, batches: int = 1) -> Iterator[Chunk]:
+    """The chunks of a run, in order; a chunk never straddles two batches."""
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be at least 1")
+    for batch, (first, count) in enumerate(batch_bounds(matches, batches)):
+        for start in range(first, first + count, chunk_size):
+            yield Chunk(batch, start, min(chunk_size, first + count - start))
+
+
+def play_counted(player: ChunkPlayer, rules: Rules, bots: Sequence[str], seed: int,
+                 chunk: Chunk, records: Path | None, progress: Progress | None) -> SimStats:
+    """Play one chunk in this process; the progress callback sees exactly ``chunk.count``."""
+    if progress is None:
+        return player(rules, bots, seed, chunk.start, chunk.count, records=records)
+    reported = 0
+
+    def tick(n: int) -> None:
+        nonlocal reported
+        n = min(n, chunk.count - reported)
+        if n > 0:
+            reported += n
+            progress(n)
+
+    stats = player(rules, bots, seed, chunk.start, chunk.count, records=records, progress=tick)
+    tick(chunk.count - reported)
+    return stats
+
+
+def _play_in_worker(engine: str, rules: Rules, bots: tuple[str, ...], seed: int,
+                    chunk: Chunk, records: Path | None) -> SimStats:
+    """Process-pool task: play one chunk (module level so that it pickles)."""
+    return chunk_player(engine)(rules, bots, seed, chunk.start, chunk.count, records=records)
+
+
+class Runner:
+    """Plays runs of matches with one engine on one backend, reusing its worker pool or
+    Ray connection from one run to the next. Use it as a context manager.
+
+    ``workers``: processes of the local reference engine, threads of the local fast
+    engine, CPUs of a local Ray (default: every core). ``ray_address``: a running Ray
+    cluster (``auto``, ``ray://host:10001``…); without it the ``ray`` backend starts a
+    local Ray.
+    """
+
+    def __init__(self, engine: str | None = "fast", backend: str = "local",
+                 workers: int | None = None, chunk_size: int | None = None,
+                 ray_address: str | None = None) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown backend {backend!r}; the backends are "
+                             f"{', '.join(BACKENDS)}")
+        if workers is not None and workers < 1:
+            raise ValueError("workers must be at least 1")
+        if chunk_size is not None and chunk_size < 1:
+            raise ValueError("chunk_size must be at least 1")
+        choice = choose_engine(engine)
+        self.engine = choice.name
+        #: Why the engine differs from the one asked for (``None`` when it does not).
+        self.notice = choice.notice
+        self.backend = backend
+        self.workers = workers
+        self.chunk_size = chunk_size
+        self.ray_address = ray_address
+        self._pool: ProcessPoolExecutor | None = None
+        self._ray: _RayPool | None = None
+
+    # -- lifetime ---------------------------------------------------------------------------
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the worker processes, and a local Ray this runner started."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+        if self._ray is not None:
+            self._ray.close()
+            self._ray = None
+
+    # -- runs ----------------------------------------------------------------------------
+
+    def run(self, rules: Rules, bots: Sequence[str], matches: int, seed: int,
+            records: Path | None = None, progress: Progress | None = None) -> SimStats:
+        """Totals of matches ``0 … matches - 1``; ``elapsed_s`` is the wall-clock time."""
+        return self.run_batches(rules, bots, matches, seed, 1, records, progress)[0]
+
+    def run_batches(self, rules: Rules, bots: Sequence[str], matches: int, seed: int,
+                    batches: int, records: Path | None = None,
+                    progress: Progress | None = None) -> list[SimStats]:
+        """Totals of ``batches`` consecutive, equal ranges of matches (batch means give
+        honest confidence intervals of per-round figures); they add up to :meth:`run`."""
+        if matches < 0:
+            raise ValueError("matches must not be negative")
+        rules.check_players(len(bots))
+        bots = tuple(bots)
+        batches = max(1, min(batches, matches))
+        workers = self._worker_count()
+        size = self.chunk_size or default_chunk_size(self.engine, matches, workers)
+        chunks = plan_chunks(matches, size, batches)
+        began = time.perf_counter()
+        totals = [SimStats(len(bots)) for _ in range(batches)]
+        for chunk, stats in self._play(rules, bots, seed, chunks, records, progress):
+            totals[chunk.batch] = totals[chunk.batch] + stats
+        elapsed = time.perf_counter() - began
+        for total in totals:
+            total.elapsed_s = elapsed / batches
+        return totals
+
+    def _worker_count(self) -> int:
+        if self.workers is not None:
+            return self.workers
+        if self.backend == "ray":
+            return self._ray_pool().cpus
+        return os.cpu_count() or 1
+
+    def _play(self, rules: Rules, bots: tuple[str, ...], seed: int, chunks: Iterator[Chunk],
+              records: Path | None,
+              progress: Progress | None) -> Iterator[tuple[Chunk, SimStats]]:
+        if self.backend == "ray":
+            yield from self._ray_pool().play(self.engine, rules, bots, seed, chunks,
+                                             records, progress)
+        elif self.engine == "fast" or self._worker_count() == 1:
+            player = chunk_player(self.engine)
+            with engine_threads(self.engine, self.workers):
+                for chunk in chunks:
+                    yield chunk, play_counted(player, rules, bots, seed, chunk, records,
+                                              progress)
+        else:
+            yield from self._play_in_pool(rules, bots, seed, chunks, records, progress)
+
+    def _play_in_pool(self, rules: Rules, bots: tuple[str, ...], seed: int,
+                      chunks: Iterator[Chunk], records: Path | None,
+                      progress: Progress | None) -> Iterator[tuple[Chunk, SimStats]]:
+        if self._pool is None:
+            # spawn, not fork: the caller may be running threads (a progress bar's).
+            self._pool = ProcessPoolExecutor(self._worker_count(),
+                                             mp_context=multiprocessing.get_context("spawn"))
+        pool = self._pool
+        limit = 2 * self._worker_count()
+        pending: dict[Future[SimStats], Chunk] = {}
+        chunks = iter(chunks)
+        exhausted = False
+        while pending or not exhausted:
+            while not exhausted and len(pending) < limit:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    exhausted = True
+                    break
+                future = pool.submit(_play_in_worker, self.engine, rules, bots, seed, chunk,
+                                     records)
+                pending[future] = chunk
+            if not pending:
+                break
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                chunk = pending.pop(future)
+                stats = future.result()
+                if progress is not None:
+                    progress(chunk.count)
+                yield chunk, stats
+
+    def _ray_pool(self) -> _RayPool:
+        if self._ray is None:
+            from .ray_backend import RayPool
+
+            self._ray = RayPool(self.ray_address, self.workers)
+        return self._ray
+
+
+class _RayPool(Protocol):
+    """What :class:`Runner` needs of :class:`trashcards.sim.ray_backend.RayPool`."""
+
+    cpus: int
+
+    def play(self, engine: str, rules: Rules, bots: tuple[str, ...], seed: int,
+             chunks: Iterator[Chunk], records: Path | None,
+             progress: Progress | None) -> Iterator[tuple[Chunk, SimStats]]: ...
+
+    def close(self) -> None: ...
+
+
+def run(rules: Rules, bots: Sequence[str], matches: int, seed: int,
+        engine: str | None = "fast", backend: str = "local", workers: int | None = None,
+        chunk_size: int | None = None, records: Path | None = None,
+        progress: Progress | None = None, ray_address: str | None = None) -> SimStats:
+    """Play ``matches`` matches of ``bots`` (one per seat) under ``rules``.
+
+    The totals depend only on ``rules``, ``bots``, ``matches``, ``seed`` and the engine —
+    never on ``backend``, ``workers`` or ``chunk_size``. ``progress(n)`` is called as
+    matches finish. ``engine="fast"`` falls back to the reference engine (with a warning)
+    when the ``sim`` extra is missing; use :class:`Runner` to read that notice yourself.
+    """
+    with Runner(engine, backend, workers, chunk_size, ray_address) as runner:
+        if runner.notice:
+            import warnings
+
+            warnings.warn(runner.notice, RuntimeWarning, stacklevel=2)
+        return runner.run(rules, bots, matches, seed, records, progress)
