@@ -33,7 +33,8 @@ def test_plan_chunks_covers_every_match_once_and_never_straddles_a_batch() -> No
     assert [count for _, count in bounds] == [25, 26, 26, 26]
     for chunk in chunks:
         first, count = bounds[chunk.batch]
-        assert first <= chunk.start and chunk.start + chunk.count <= first + count
+        assert first <= chunk.start
+        assert chunk.start + chunk.count <= first + count
     assert all(1 <= c.count <= 10 for c in chunks)
     assert list(plan_chunks(5, 10)) == [Chunk(0, 0, 5)]
 

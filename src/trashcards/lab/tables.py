@@ -3,6 +3,7 @@ and the figures every experiment reads off one table's totals."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,12 +28,16 @@ PLAYER_COUNTS = (2, 3, 4)
 
 
 def combined_rules(names: Sequence[str]) -> Rules:
-    """The first preset with the fields of the others set on it (RULES.md §9)."""
+    """The first preset with the fields that each other preset changes from ``standard``
+    set on it (RULES.md §9: variants combine by setting fields)."""
     rules = Rules.preset_named(names[0])
+    standard = Rules.preset_named("standard")
     for name in names[1:]:
-        fields = Rules.preset_named(name).to_dict()
-        fields.pop("preset")
-        rules = rules.with_fields(fields)
+        variant = Rules.preset_named(name)
+        changes = {f.name: getattr(variant, f.name) for f in dataclasses.fields(variant)
+                   if f.name != "preset" and getattr(variant, f.name) != getattr(standard,
+                                                                                  f.name)}
+        rules = rules.with_fields(changes)
     return rules
 
 

@@ -1,0 +1,152 @@
+"""Every experiment end to end on a handful of matches: report, plots and raw figures."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from trashcards.lab import EXPERIMENTS, Job, experiment, run_experiment
+from trashcards.sim.runner import Runner, fast_engine_problem
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+class Recorder:
+    """A tracker that remembers what the driver reported."""
+
+    def __init__(self) -> None:
+        self.total = -1
+        self.jobs: list[Job] = []
+        self.done = 0
+
+    def start(self, total: int) -> None:
+        self.total = total
+
+    def job(self, job: Job) -> None:
+        self.jobs.append(job)
+
+    def advance(self, matches: int) -> None:
+        self.done += matches
+
+
+def run(name: str, out: Path, matches: int = 4, engine: str = "reference",
+        workers: int = 1) -> tuple[str, dict[str, Any], Recorder]:
+    recorder = Recorder()
+    with Runner(engine, workers=workers) as runner:
+        path = run_experiment(experiment(name), runner, matches, 3, out, recorder)
+    assert path == out / "report.md"
+    return path.read_text(encoding="utf-8"), json.loads((out / "figures.json").read_text()), \
+        recorder
+
+
+def check_common(report: str, figures: dict[str, Any], recorder: Recorder, out: Path,
+                 matches: int) -> None:
+    jobs = recorder.jobs
+    total = sum(job.matches for job in jobs)
+    assert recorder.total == total == recorder.done
+    assert figures["settings"]["total_matches"] == total
+    assert figures["settings"]["confidence"] == 0.95
+    assert f"**{matches:,} matches per" in report
+    assert f"{total:,} matches in all" in report
+    assert "95 % confidence interval" in report
+    assert "## Headline" in report
+    assert re.search(r"^\| --- \|", report, re.MULTILINE), "a Markdown table"
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", report)
+    assert images, "the report shows plots"
+    for name in images:
+        assert (out / name).read_bytes().startswith(PNG_MAGIC), name
+    assert sorted(images) == sorted(p.name for p in out.glob("*.png"))
+    raw = figures["raw"]
+    assert sorted(raw) == sorted(job.key for job in jobs)
+    for job in jobs:
+        totals = raw[job.key]["totals"]
+        assert totals["matches"] == job.matches
+        assert sum(totals["wins"]) == job.matches
+        assert raw[job.key]["bots"] == list(job.bots)
+
+
+def test_first_player(tmp_path: Path) -> None:
+    report, figures, recorder = run("first-player", tmp_path)
+    check_common(report, figures, recorder, tmp_path, 4)
+    assert len(recorder.jobs) == 27
+    for n in (2, 3, 4):
+        assert f"## {n} players" in report
+    standard = figures["tables"]["standard/3p"]
+    totals = figures["raw"]["standard/3p"]["totals"]
+    assert standard["first_player_win_rate"]["value"] == totals["first_player_wins"] / 4
+    assert standard["round_starter_win_rate"]["value"] == pytest.approx(
+        totals["round_starter_wins"] / totals["decided_rounds"])
+    assert len(standard["seat_win_rates"]) == 3
+    assert standard["first_player_win_rate"]["method"] == "Wilson"
+
+
+def test_length(tmp_path: Path) -> None:
+    report, figures, recorder = run("length", tmp_path)
+    check_common(report, figures, recorder, tmp_path, 4)
+    entry = figures["tables"]["kids/2p"]
+    totals = figures["raw"]["kids/2p"]["totals"]
+    assert entry["figures"]["turns_per_round"]["value"] == pytest.approx(
+        totals["turns"] / totals["rounds"])
+    assert entry["figures"]["rounds_per_match"]["value"] == pytest.approx(
+        totals["rounds"] / totals["matches"])
+    assert entry["turns_per_round_distribution"]["n"] == totals["rounds"]
+    assert figures["raw"]["classic/4p"]["totals"]["rounds_hist"] == {"1": 4}
+    for n in (2, 3, 4):
+        assert (tmp_path / f"turns_per_round_{n}p.png").is_file()
+
+
+def test_ladder_is_the_same_whatever_the_number_of_workers(tmp_path: Path) -> None:
+    report, figures, recorder = run("ladder", tmp_path / "one", matches=4)
+    check_common(report, figures, recorder, tmp_path / "one", 4)
+    bots = figures["head_to_head"]["bots"]
+    assert len(bots) == 6
+    assert len(recorder.jobs) == 2 * 15
+    wins = figures["head_to_head"]["wins"]
+    for i in range(6):
+        for j in range(i + 1, 6):
+            assert wins[i][j] + wins[j][i] == 4
+    assert set(figures["elo"]["ratings"]) == set(bots)
+    assert "## Elo ratings" in report
+    _, again, _ = run("ladder", tmp_path / "two", matches=4, workers=2)
+    assert again == figures
+
+
+def test_discard(tmp_path: Path) -> None:
+    report, figures, recorder = run("discard", tmp_path)
+    check_common(report, figures, recorder, tmp_path, 4)
+    assert figures["head_to_head"]["bots"] == ["stockonly", "sometimes", "greedy"]
+    assert set(figures["greedy_v_stockonly_by_preset"]) == {"standard", "all-faces-wild",
+                                                            "jokers", "kids"}
+    assert set(figures["self_play"]) == {f"{b}/{n}p" for b in ("stockonly", "sometimes",
+                                                               "greedy") for n in (2, 4)}
+    assert "`greedy` against `stockonly`, by preset" in report
+
+
+def test_variants(tmp_path: Path) -> None:
+    report, figures, recorder = run("variants", tmp_path, matches=3)
+    check_common(report, figures, recorder, tmp_path, 3)
+    change = figures["change_from_standard"]["standard/4p"]
+    assert change["turns_per_round"]["value"] == 0
+    assert figures["rules"]["kings-wild+jokers"] == {"preset": "kings-wild",
+                                                     "jokers_per_deck": 2}
+    assert "kids+last-chance" in report
+
+
+@pytest.mark.skipif(fast_engine_problem() is not None, reason="no fast engine")
+def test_an_experiment_with_the_fast_engine(tmp_path: Path) -> None:
+    report, figures, recorder = run("discard", tmp_path, matches=500, engine="fast")
+    check_common(report, figures, recorder, tmp_path, 500)
+    assert figures["settings"]["engine"] == "fast"
+    assert "fast (numba) engine" in report
+
+
+def test_every_experiment_is_registered() -> None:
+    assert list(EXPERIMENTS) == ["first-player", "length", "ladder", "discard", "variants"]
+    for name in EXPERIMENTS:
+        assert experiment(name).name == name
+    with pytest.raises(ValueError, match="unknown experiment"):
+        experiment("astrology")
