@@ -1,0 +1,113 @@
+"""What the browser tests do on the pages, as a person would: fill the lobby form, click
+the highlighted (legal) things, wait for the table to answer.
+
+The table page exposes its state for tests on ``<body>``: ``data-version`` (the table
+version shown), ``data-phase``, ``data-acting`` (the seat this browser may act for now,
+empty when none) and ``data-pass`` ("1" while a hot-seat "pass to …" screen is up).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: What to click when several things are legal, most useful first.
+CLICK_ORDER = ("button.action-swap", "button.slot.legal", "button.pile.discard.legal",
+               "button.pile.stock.legal", "button.action-trash")
+OVER = ("round_over", "match_over")
+
+
+def create_table(page: Any, base: str, name: str = "Ana",
+                 seats: list[tuple[str, str | None]] | None = None) -> str:
+    """Create a table from the lobby; ``seats`` are (kind, bot level or hot-seat name)
+    for every seat (default: me and a medium bot). Returns the table page URL."""
+    seats = seats or [("me", None), ("bot", "greedy")]
+    page.goto(f"{base}/")
+    page.wait_for_selector("#seat-rows li")
+    page.fill("#my-name", name)
+    rows = page.locator("#seat-rows li")
+    while rows.count() < len(seats):
+        page.click("#add-seat")
+    while rows.count() > len(seats):
+        page.click("#remove-seat")
+    # Free "me" first: it may be chosen on one seat only.
+    for index, (kind, _extra) in enumerate(seats):
+        if kind != "me":
+            rows.nth(index).locator(".seat-kind").select_option(kind)
+    for index, (kind, extra) in enumerate(seats):
+        row = rows.nth(index)
+        row.locator(".seat-kind").select_option(kind)
+        if kind == "bot" and extra:
+            row.locator(".seat-bot").select_option(extra)
+        if kind == "hotseat" and extra:
+            row.locator(".seat-name").fill(extra)
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url("**/t/**")
+    return str(page.url)
+
+
+def wait_for_turn_or_end(page: Any) -> str:
+    """Wait until this browser may act, a pass screen is up, or the round/match is over;
+    returns "act", "pass" or the phase."""
+    page.wait_for_function(
+        "() => document.body.dataset.acting !== ''"
+        " || document.body.dataset.pass === '1'"
+        " || ['round_over', 'match_over'].includes(document.body.dataset.phase)")
+    phase = page.evaluate("document.body.dataset.phase")
+    if phase in OVER:
+        return str(phase)
+    return "pass" if page.evaluate("document.body.dataset.pass") == "1" else "act"
+
+
+def version(page: Any) -> str:
+    return str(page.evaluate("document.body.dataset.version"))
+
+
+def click_and_wait(page: Any, locator: Any) -> None:
+    """Click a legal thing and wait for the table to move on (a new version)."""
+    before = version(page)
+    locator.click()
+    page.wait_for_function(
+        "(v) => document.body.dataset.version !== v", arg=before)
+
+
+def take_one_decision(page: Any) -> str:
+    """Click the most useful legal thing; returns the selector clicked."""
+    for selector in CLICK_ORDER:
+        locator = page.locator(selector)
+        if locator.count():
+            click_and_wait(page, locator.first)
+            return selector
+    raise AssertionError(f"nothing legal to click; prompt: {page.inner_text('#prompt')!r}")
+
+
+def play_until_round_over(page: Any, limit: int = 400) -> int:
+    """Take every decision of this browser's seat(s) by clicking until the round ends;
+    returns the number of decisions."""
+    for decisions in range(limit):
+        state = wait_for_turn_or_end(page)
+        if state in OVER:
+            return decisions
+        if state == "pass":
+            page.click("#pass-button")
+            continue
+        take_one_decision(page)
+    raise AssertionError("the round did not end")
+
+
+def screen(page: Any) -> dict[str, Any]:
+    """What a person sees of the decision in front of them: the prompt, the highlighted
+    (clickable) things and every board's slots."""
+    return page.evaluate("""() => ({
+        prompt: document.getElementById('prompt').textContent,
+        legal: [...document.querySelectorAll('#game .legal')]
+            .map((el) => el.getAttribute('aria-label') || el.textContent.trim()),
+        hand: document.querySelector('.hand .card')?.getAttribute('aria-label') || null,
+        boards: [...document.querySelectorAll('#game .board')].map((b) => ({
+            seat: b.dataset.seat,
+            name: b.querySelector('.board-name').textContent,
+            slots: [...b.querySelectorAll('.slot:not(.gone)')]
+                .map((s) => s.getAttribute('aria-label')),
+        })),
+        phase: document.body.dataset.phase,
+        version: document.body.dataset.version,
+    })""")
