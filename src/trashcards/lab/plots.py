@@ -41,7 +41,7 @@ def bar_chart(path: Path, groups: Sequence[str], series: Mapping[str, Sequence[E
               reference: Mapping[str, float] | float | None = None) -> Path:
     """Grouped bars (one group per label of ``groups``, one bar per series) with 95 %
     error bars. ``reference``: a dashed line (one value, or one per series)."""
-    figure, ax = _figure(max(6.0, 0.9 * len(groups) * max(1, len(series)) / 2 + 3))
+    figure, ax = _figure(min(13.0, max(6.0, 0.45 * len(groups) * max(1, len(series)) + 3)))
     count = max(1, len(series))
     width = 0.8 / count
     for i, (name, values) in enumerate(series.items()):

@@ -64,7 +64,8 @@ class RayPool:
             if address is not None:
                 ray.init(address=address, **options)
             else:
-                ray.init(num_cpus=cpus, **options)
+                # "local": always a fresh Ray on this machine, even if a cluster runs here.
+                ray.init(address="local", num_cpus=cpus, **options)
             self._started = True
         #: CPUs of the cluster, which bound the tasks in flight.
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
