@@ -130,3 +130,15 @@ def test_runner_refuses_bad_settings() -> None:
 def test_runner_refuses_a_table_the_rules_cannot_deal() -> None:
     with Runner("reference", workers=1) as pool, pytest.raises(ValueError, match="players"):
         pool.run(KIDS, ("greedy",) * 5, 3, 0)
+
+
+def test_default_chunks_keep_every_worker_busy() -> None:
+    matches = 10_000_000
+    for engine, backend, workers in (("reference", "local", 2), ("fast", "ray", 64),
+                                     ("reference", "ray", 64)):
+        size = runner.default_chunk_size(engine, backend, matches, workers)
+        assert matches / size >= 4 * workers, (engine, backend)
+    # the local fast engine spreads a chunk over the cores itself: few, big chunks
+    assert runner.default_chunk_size("fast", "local", matches, 2) == 200_000
+    assert runner.default_chunk_size("fast", "local", 10, 2) == 2_000
+    assert runner.default_chunk_size("reference", "local", 10, 2) == 1
