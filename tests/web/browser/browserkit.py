@@ -8,7 +8,21 @@ empty when none) and ``data-pass`` ("1" while a hot-seat "pass to …" screen is
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+SERVER_START_S = 30.0
 
 #: What to click when several things are legal, most useful first.
 CLICK_ORDER = ("button.action-swap", "button.slot.legal", "button.pile.discard.legal",
@@ -16,14 +30,56 @@ CLICK_ORDER = ("button.action-swap", "button.slot.legal", "button.pile.discard.l
 OVER = ("round_over", "match_over")
 
 
+@contextmanager
+def serve(db: Path, bot_delay: float = 0.0) -> Iterator[str]:
+    """Run ``trashcards serve`` on a free port and the database ``db``; yields its base
+    URL and stops it afterwards. The next round waits for the players' "next round"."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "trashcards", "serve", "--port", "0", "--db", str(db),
+         "--bot-delay", str(bot_delay), "--round-pause", "3600"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.search(r"http://[\w.\[\]:]+/", line)
+        assert match, f"trashcards serve printed no URL: {line!r}"
+        base = match.group(0).rstrip("/")
+        _wait_for_health(base, process)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _wait_for_health(base: str, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + SERVER_START_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"trashcards serve exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("trashcards serve did not answer /healthz")
+
+
 def create_table(page: Any, base: str, name: str = "Ana",
-                 seats: list[tuple[str, str | None]] | None = None) -> str:
+                 seats: list[tuple[str, str | None]] | None = None,
+                 preset: str = "standard") -> str:
     """Create a table from the lobby; ``seats`` are (kind, bot level or hot-seat name)
     for every seat (default: me and a medium bot). Returns the table page URL."""
     seats = seats or [("me", None), ("bot", "greedy")]
     page.goto(f"{base}/")
     page.wait_for_selector("#seat-rows li")
     page.fill("#my-name", name)
+    page.select_option("#preset", preset)
     rows = page.locator("#seat-rows li")
     while rows.count() < len(seats):
         page.click("#add-seat")

@@ -8,23 +8,13 @@ not used).
 
 from __future__ import annotations
 
-import os
-import re
 import shutil
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
-SERVER_START_S = 30.0
+from browserkit import CHROMIUM_ARGS, serve
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -39,41 +29,8 @@ def chromium_path() -> str | None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a ``trashcards serve`` subprocess: bots act at once and the next
     round waits for the players' "next round"."""
-    db = tmp_path_factory.mktemp("serve") / "tables.sqlite3"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "trashcards", "serve", "--port", "0", "--db", str(db),
-         "--bot-delay", "0", "--round-pause", "3600"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        match = re.search(r"http://[\w.\[\]:]+/", line)
-        assert match, f"trashcards serve printed no URL: {line!r}"
-        base = match.group(0).rstrip("/")
-        wait_for_health(base, process)
+    with serve(tmp_path_factory.mktemp("serve") / "tables.sqlite3") as base:
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def wait_for_health(base: str, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + SERVER_START_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"trashcards serve exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("trashcards serve did not answer /healthz")
 
 
 @pytest.fixture(scope="session")

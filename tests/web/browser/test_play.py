@@ -15,6 +15,7 @@ from browserkit import (
     version,
     wait_for_turn_or_end,
 )
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -159,3 +160,34 @@ def test_hot_seat_shows_a_pass_screen_between_the_players(page: Any, server: str
             break
         take_one_decision(page)
     assert seen == {"Pass the device to Ana", "Pass the device to Bo"}
+
+
+def test_a_one_round_match_ends_with_standings_a_record_and_play_again(
+        page: Any, server: str) -> None:
+    page.goto(f"{server}/")
+    page.wait_for_selector("#seat-rows li")
+    page.select_option("#preset", "classic")
+    assert page.input_value("#rounds") == "1"
+    assert page.input_value("#wilds") == "K"
+    create_table(page, server, name="Ana", preset="classic")
+    expect(page.locator("#info")).to_contain_text("Classic")
+
+    play_until_round_over(page)
+    page.wait_for_function("document.body.dataset.phase === 'match_over'")
+    assert page.inner_text("#result-title").endswith("wins the match!")
+    rows = page.locator("#standings-body tr")
+    assert rows.count() == 2
+    assert rows.first.locator("td").first.inner_text() == "1."
+    assert page.locator("#next-round").is_hidden()
+
+    record = page.request.get(server + page.get_attribute("#download", "href")).json()
+    assert record["format"] == "trash/1"
+    assert record["rules"]["preset"] == "classic"
+    assert record["players"][0] == "Ana"
+
+    old = page.url
+    page.click("#play-again")
+    page.wait_for_function("(u) => location.href !== u", arg=old)
+    page.wait_for_selector("#game:not([hidden])")
+    assert wait_for_turn_or_end(page) in ("act", "round_over", "match_over")
+    assert page.locator(".board.big .board-name").inner_text() == "Ana (you)"

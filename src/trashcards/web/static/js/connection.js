@@ -5,6 +5,8 @@ import { paths } from "./config.js";
 
 const PING_MS = 20000;
 const MAX_BACKOFF_MS = 8000;
+/** Close code of the server for a table that does not exist (docs/protocol.md). */
+const NO_TABLE = 4404;
 
 export class Connection {
   /**
@@ -40,11 +42,16 @@ export class Connection {
       try { msg = JSON.parse(event.data); } catch { return; }
       this.hooks.onMessage(msg);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       clearInterval(this.pingTimer);
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.closed) return;
+      if (event.code === NO_TABLE) {
+        this.closed = true;
+        this.hooks.onStatus("gone");
+        return;
+      }
       this.hooks.onStatus("offline");
       setTimeout(() => { if (!this.closed) this.open(); }, this.backoff);
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);

@@ -254,11 +254,12 @@ function announce(text) {
 
 let errorTimer = null;
 
-function showError(key, fallback) {
+/** Show an error for a few seconds (or until the page closes, if sticky). */
+function showError(key, fallback, sticky = false) {
   const translated = key ? t(key) : null;
   app.error = translated && translated !== key ? translated : (fallback || t("error.generic"));
   clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => { app.error = null; renderError(); }, 6000);
+  if (!sticky) errorTimer = setTimeout(() => { app.error = null; renderError(); }, 6000);
   renderError();
 }
 
@@ -556,7 +557,7 @@ async function main() {
   onLanguageChange(() => { translatePage(); render(); });
   wireStaticControls();
   if (!tableId) {
-    showError(null, t("error.no_table"));
+    showError("error.no_table", null, true);
     return;
   }
   document.title = t("table.page_title", { id: tableId });
@@ -569,6 +570,7 @@ async function main() {
     version: () => (firstJoin ? null : app.version),
     onMessage,
     onStatus: (status) => {
+      if (status === "gone") showError("error.no_table", null, true);
       if (status === "online") firstJoin = false;
       app.online = status === "online";
       render();

@@ -1,0 +1,74 @@
+"""Take the README screenshots: ``python tests/web/browser/take_screenshots.py``.
+
+Starts ``trashcards serve`` on a temporary database, opens the lobby and a table in play
+(a person against two bots, a few turns in) in Debian's chromium, and writes
+``docs/screenshots/lobby.png``, ``table.png`` and ``table-phone.png``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from browserkit import CHROMIUM_ARGS, create_table, serve, take_one_decision, wait_for_turn_or_end
+from playwright.sync_api import sync_playwright
+
+OUT = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+TURNS = 4
+
+
+def main() -> int:
+    executable = shutil.which("chromium")
+    if executable is None:
+        print("chromium is not installed (apt-get install chromium)", file=sys.stderr)
+        return 1
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp, serve(Path(tmp) / "t.sqlite3") as base, \
+            sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        laptop = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US",
+                                     reduced_motion="reduce", device_scale_factor=1)
+        page = laptop.new_page()
+        page.goto(f"{base}/")
+        page.wait_for_selector("#seat-rows li")
+        page.fill("#my-name", "Ana")
+        page.click("#add-seat")
+        page.locator("#seat-rows li").nth(2).locator(".seat-bot").select_option("counter")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.locator("#my-name").blur()
+        page.screenshot(path=str(OUT / "lobby.png"), full_page=True)
+        url = create_table(page, base, name="Ana",
+                           seats=[("me", None), ("bot", "greedy"), ("bot", "counter")])
+        # A few turns in, stopped at a real choice: a wild to place or a swap to take.
+        for turn in range(200):
+            state = wait_for_turn_or_end(page)
+            if state == "round_over":
+                page.click("#next-round")
+                page.wait_for_function("document.body.dataset.phase !== 'round_over'")
+                continue
+            phase = page.evaluate("document.body.dataset.phase")
+            if turn >= TURNS and phase in ("wild", "swap"):
+                break
+            take_one_decision(page)
+        page.screenshot(path=str(OUT / "table.png"), full_page=True)
+
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                    has_touch=True, locale="en-US", reduced_motion="reduce")
+        other = phone.new_page()
+        other.goto(base + "/")
+        other.evaluate("(e) => localStorage.setItem(e[0], e[1])",
+                       [f"trash.table.{url.rsplit('/', 1)[1]}",
+                        page.evaluate("localStorage.getItem("
+                                      f"'trash.table.{url.rsplit('/', 1)[1]}')")])
+        other.goto(url)
+        wait_for_turn_or_end(other)
+        other.screenshot(path=str(OUT / "table-phone.png"), full_page=True)
+        browser.close()
+    print(f"screenshots written to {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
