@@ -16,14 +16,15 @@ from trashcards.web.protocol import parse_server_message
 
 
 def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
-    """Settings for tests: no bot delay, no pause timer, seeded chance and bots, table
+    """Settings for tests: no bot delay, no pause timer, no rate limit, seeded chance and
+    bots, table
     ids t0, t1, …"""
     counter = itertools.count()
     values: dict[str, Any] = {
         "db_path": db, "bot_delay": 0.0, "bot_jitter": 0.0, "round_pause": 3600.0,
         "chance_rng": lambda table_id: random.Random(f"{seed}/{table_id}"),
         "bot_rng": lambda table_id, seat: random.Random(f"{seed}/{table_id}/{seat}"),
-        "new_id": lambda: f"t{next(counter)}",
+        "new_id": lambda: f"t{next(counter)}", "rate": 1e6, "burst": 1_000_000,
     }
     values.update(changes)
     return Settings(**values)
