@@ -17,8 +17,7 @@ from trashcards.web.protocol import parse_server_message
 
 def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
     """Settings for tests: no bot delay, no pause timer, no rate limit, seeded chance and
-    bots, table
-    ids t0, t1, …"""
+    bots, table ids t0, t1, …"""
     counter = itertools.count()
     values: dict[str, Any] = {
         "db_path": db, "bot_delay": 0.0, "bot_jitter": 0.0, "round_pause": 3600.0,
