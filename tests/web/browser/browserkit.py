@@ -30,30 +30,62 @@ CLICK_ORDER = ("button.action-swap", "button.slot.legal", "button.pile.discard.l
 OVER = ("round_over", "match_over")
 
 
+class ServerProcess:
+    """``trashcards serve`` as a subprocess on the database ``db``: bots act at once and
+    the next round waits for the players' "next round"."""
+
+    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
+        self.db = db
+        self.bot_delay = bot_delay
+        self.port = 0
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> str:
+        """Start (on the port of the last start, if any); returns the base URL."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "trashcards", "serve", "--port", str(self.port),
+             "--db", str(self.db), "--bot-delay", str(self.bot_delay),
+             "--round-pause", "3600"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        match = re.search(r"http://[\w.]+:(\d+)/", line)
+        if not match:
+            self.stop()
+            raise RuntimeError(f"trashcards serve printed no URL: {line!r}")
+        self.port = int(match.group(1))
+        base = match.group(0).rstrip("/")
+        _wait_for_health(base, self.process)
+        return base
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            self.process = None
+
+
 @contextmanager
 def serve(db: Path, bot_delay: float = 0.0) -> Iterator[str]:
     """Run ``trashcards serve`` on a free port and the database ``db``; yields its base
-    URL and stops it afterwards. The next round waits for the players' "next round"."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "trashcards", "serve", "--port", "0", "--db", str(db),
-         "--bot-delay", str(bot_delay), "--round-pause", "3600"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    URL and stops it afterwards."""
+    server = ServerProcess(db, bot_delay)
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        match = re.search(r"http://[\w.\[\]:]+/", line)
-        assert match, f"trashcards serve printed no URL: {line!r}"
-        base = match.group(0).rstrip("/")
-        _wait_for_health(base, process)
-        yield base
+        yield server.start()
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        server.stop()
 
 
 def _wait_for_health(base: str, process: subprocess.Popen[str]) -> None:

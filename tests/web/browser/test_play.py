@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from browserkit import (
+    ServerProcess,
     click_and_wait,
     create_table,
     play_until_round_over,
@@ -191,3 +193,28 @@ def test_a_one_round_match_ends_with_standings_a_record_and_play_again(
     page.wait_for_selector("#game:not([hidden])")
     assert wait_for_turn_or_end(page) in ("act", "round_over", "match_over")
     assert page.locator(".board.big .board-name").inner_text() == "Ana (you)"
+
+
+def test_the_page_reconnects_by_itself_after_the_server_is_killed_and_restarted(
+        new_context: Any, tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "tables.sqlite3")
+    base = server.start()
+    try:
+        page = new_context().new_page()
+        create_table(page, base)
+        assert wait_for_turn_or_end(page) == "act"
+        take_one_decision(page)
+        assert wait_for_turn_or_end(page) == "act"
+        before = screen(page)
+
+        server.kill()
+        page.wait_for_function("document.getElementById('conn').dataset.online === '0'")
+        # Offline, nothing is offered: a click could not reach the server.
+        assert page.locator("#game .legal").count() == 0
+        server.start()
+        page.wait_for_function("document.getElementById('conn').dataset.online === '1'")
+        page.wait_for_function("document.body.dataset.acting !== ''")
+        assert screen(page) == before
+        take_one_decision(page)  # the game goes on where it was
+    finally:
+        server.stop()

@@ -206,8 +206,10 @@ async function refreshOpen() {
     const text = document.createElement("span");
     const people = table.seats.filter((s) => s.taken).map((s) => s.name);
     text.textContent = t("open.line", {
-      game: presetName(table.rules), count: table.players,
-      open: (table.open || []).length, names: people.join(", "),
+      game: presetName(table.rules),
+      players: t("open.players", { count: table.players }),
+      open: t("open.open_seats", { count: (table.open || []).length }),
+      names: people.join(", "),
     });
     const join = document.createElement("button");
     join.type = "button";

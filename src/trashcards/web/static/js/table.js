@@ -94,7 +94,7 @@ function passPending() {
 /** The seat this browser may act for now, or null. */
 function actingSeat() {
   const state = app.state;
-  if (!state || app.busy || app.sent || state.to_act === null) return null;
+  if (!state || !app.online || app.busy || app.sent || state.to_act === null) return null;
   if (!app.seats.has(state.to_act) || passPending()) return null;
   return state.to_act;
 }
@@ -290,6 +290,7 @@ function promptText() {
   if (passPending()) return t("prompt.pass", { name });
   const seat = actingSeat();
   if (seat === null) {
+    if (!app.online && app.seats.has(state.to_act)) return t("conn.offline");
     if (app.busy) return t("prompt.playing", { name });
     if (app.sent) return t("prompt.sent");
     return t("prompt.other_turn", { name });
