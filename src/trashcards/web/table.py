@@ -329,8 +329,8 @@ class Table:
         if state is None or state.phase is Phase.MATCH_OVER:
             return
         if state.phase is Phase.ROUND_OVER:
-            self._task = asyncio.create_task(
-                self._after(self.settings.round_pause, None, self.version))
+            pause = self.settings.round_pause if self.humans else self.settings.bot_delay
+            self._task = asyncio.create_task(self._after(pause, None, self.version))
         elif state.to_act in self.bots:
             delay = self.settings.bot_delay
             if self.settings.bot_jitter > 0:
