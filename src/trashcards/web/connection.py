@@ -11,7 +11,7 @@ from typing import Any
 __all__ = ["Connection", "TokenBucket", "dumps"]
 
 
-def dumps(message: dict[str, Any]) -> str:
+def dumps(message: dict[str, Any] | list[Any]) -> str:
     """A message as the compact JSON text of one frame."""
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 

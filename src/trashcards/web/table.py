@@ -367,21 +367,24 @@ class Table:
                       "state": view_json(view(self.state, seat))})
 
     def _events_frame(self, since: int, events: list[Event], seat: int | None,
-                      events_json: list[dict[str, Any]] | None = None) -> str:
+                      events_text: str | None = None) -> str:
+        """An ``events`` message for ``seat``; ``events_text`` is the events' JSON if it
+        was already made (the same for every seat)."""
         assert self.state is not None
-        return dumps({"type": "events", "from_version": since, "version": self.version,
-                      "seat": seat,
-                      "events": events_json if events_json is not None
-                      else [event_to_json(e) for e in events],
-                      "state": view_json(view(self.state, seat))})
+        if events_text is None:
+            events_text = dumps([event_to_json(e) for e in events])
+        seat_text = "null" if seat is None else str(seat)
+        return (f'{{"type":"events","from_version":{since},"version":{self.version},'
+                f'"seat":{seat_text},"events":{events_text},'
+                f'"state":{dumps(view_json(view(self.state, seat)))}}}')
 
     def _broadcast_events(self, since: int, events: list[Event]) -> None:
-        events_json = [event_to_json(e) for e in events]
+        events_text = dumps([event_to_json(e) for e in events])
         frames: dict[int | None, str] = {}
         for conn in self.conns:
             seat = conn.view_seat
             if seat not in frames:
-                frames[seat] = self._events_frame(since, events, seat, events_json)
+                frames[seat] = self._events_frame(since, events, seat, events_text)
             conn.send(frames[seat])
 
     def _broadcast_table(self) -> None:

@@ -1,0 +1,247 @@
+"""Load benchmark of ``trashcards serve`` (issue 3, "Speed"); a benchmark, not a test.
+
+Starts the server as a subprocess on a temporary database (127.0.0.1 only, bots without
+delay, no pause between rounds), creates N tables whose seats are all people, and opens
+one websocket per seat. Each seat is played by an ordinary bot (greedy by default)
+deciding from the view JSON it receives, so every action goes through the websocket
+path of a person. For a bounded time it measures
+
+* actions/s (actions the server accepted and answered),
+* per-seat latency: from sending an action to its ``events`` message arriving at a seat,
+* all-seats latency: from sending an action until every seat of the table has it,
+
+and counts errors (error messages, broken connections). When a match ends, the table
+asks for a rematch and its seats move to the new table, so the load stays constant.
+
+    python benchmarks/server.py --tables 500 --seconds 30
+
+Client and server share the machine: the client's own work (parsing every frame, the
+bots' decisions) is part of what is measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+from trashcards.bots import Bot, make_bot
+from trashcards.rules import Rules
+from trashcards.web.viewjson import view_from_json
+
+
+@dataclass
+class Stats:
+    actions: int = 0
+    errors: int = 0
+    error_codes: dict[str, int] = field(default_factory=dict)
+    seat_latency: list[float] = field(default_factory=list)
+    table_latency: list[float] = field(default_factory=list)
+    matches: int = 0
+    measuring: bool = False
+    elapsed: float = 0.0
+
+
+@dataclass
+class Pending:
+    sent: float
+    waiting: int
+
+
+class BenchTable:
+    """One table's seats: a websocket and a bot per seat."""
+
+    def __init__(self, url: str, rules: dict[str, Any], bot: str, players: int,
+                 seed: int, stats: Stats) -> None:
+        self.url = url
+        self.rules_json = rules
+        self.rules = Rules.from_dict(rules)
+        self.players = players
+        self.bots: list[Bot] = [make_bot(bot, random.Random(f"{seed}/{s}"))
+                                for s in range(players)]
+        self.stats = stats
+        self.pending: dict[int, Pending] = {}
+
+    async def run(self, http: httpx.AsyncClient, stop: asyncio.Event) -> None:
+        made = (await http.post(f"{self.url}/api/tables", json={
+            "rules": self.rules_json,
+            "seats": [{"kind": "hotseat", "name": f"P{s}"} for s in range(self.players)]})
+                ).json()
+        table_id, tokens = made["table_id"], [s["token"] for s in made["seats"]]
+        while not stop.is_set():
+            ws_url = self.url.replace("http", "ws", 1) + f"/ws/{table_id}"
+            async with asyncio.TaskGroup() as group:
+                seats = [group.create_task(self._seat(ws_url, tokens, s, stop))
+                         for s in range(self.players)]
+            results = [task.result() for task in seats]
+            rematch = next((r for r in results if r), None)
+            if rematch is None:
+                return
+            table_id = rematch
+            self.pending.clear()
+
+    async def _seat(self, ws_url: str, tokens: list[str], seat: int,
+                    stop: asyncio.Event) -> str | None:
+        """Play one seat until the match is over (returns the rematch table) or stop."""
+        stats = self.stats
+        try:
+            async with connect(ws_url, max_queue=None, ping_interval=None) as ws:
+                await ws.send(json.dumps({"type": "join", "tokens": [tokens[seat]],
+                                          "version": None}))
+                async for text in ws:
+                    now = time.perf_counter()
+                    message = json.loads(text)
+                    kind = message["type"]
+                    if kind == "error":
+                        if stats.measuring:
+                            stats.errors += 1
+                            code = message["code"]
+                            stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
+                        continue
+                    if kind == "rematch":
+                        return str(message["table_id"])
+                    if kind not in ("state", "events"):
+                        continue
+                    if kind == "events":
+                        self._arrived(message["from_version"], now)
+                    state = message["state"]
+                    if state["phase"] == "match_over":
+                        if seat == 0:
+                            if stats.measuring:
+                                stats.matches += 1
+                            if stop.is_set():
+                                return None
+                            await ws.send(json.dumps({"type": "rematch",
+                                                      "token": tokens[seat]}))
+                        continue
+                    if stop.is_set():
+                        return None
+                    if state["to_act"] == seat:
+                        await self._act(ws, tokens[seat], seat, state, message["version"])
+        except (TimeoutError, OSError, Exception) as exc:
+            if stats.measuring and not stop.is_set():
+                stats.errors += 1
+                name = type(exc).__name__
+                stats.error_codes[name] = stats.error_codes.get(name, 0) + 1
+        return None
+
+    async def _act(self, ws: ClientConnection, token: str, seat: int, state: dict[str, Any],
+                   version: int) -> None:
+        action = self.bots[seat].choose(view_from_json(state, self.rules))
+        self.pending[version] = Pending(time.perf_counter(), self.players)
+        await ws.send(json.dumps({"type": "act", "token": token, "action": str(action),
+                                  "version": version}))
+
+    def _arrived(self, from_version: int, now: float) -> None:
+        pending = self.pending.get(from_version)
+        if pending is None:
+            return  # a deal or a catch-up, not an answer to an action
+        latency = now - pending.sent
+        pending.waiting -= 1
+        if self.stats.measuring:
+            self.stats.seat_latency.append(latency)
+        if pending.waiting == 0:
+            del self.pending[from_version]
+            if self.stats.measuring:
+                self.stats.actions += 1
+                self.stats.table_latency.append(latency)
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trashcards", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--db", str(db), "--bot-delay", "0", "--round-pause", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    words = line.split()
+    if "at" not in words:
+        proc.kill()
+        raise SystemExit(f"the server did not start: {line}")
+    return proc, words[words.index("at") + 1].rstrip("/")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def bench(args: argparse.Namespace, url: str) -> Stats:
+    stats = Stats()
+    stop = asyncio.Event()
+    rules = {"preset": args.preset}
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as http:
+        tables = [BenchTable(url, rules, args.bot, args.players, n, stats)
+                  for n in range(args.tables)]
+        tasks = [asyncio.create_task(t.run(http, stop)) for t in tables]
+        await asyncio.sleep(args.warmup)
+        stats.measuring = True
+        started = time.perf_counter()
+        await asyncio.sleep(args.seconds)
+        stats.measuring = False
+        stats.elapsed = time.perf_counter() - started
+        stop.set()
+        await asyncio.wait(tasks, timeout=30)
+        for task in tasks:
+            task.cancel()
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured time")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--bot", default="greedy")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 65536)), hard))
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, url = start_server(Path(tmp) / "bench.sqlite3")
+        try:
+            stats = asyncio.run(bench(args, url))
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    elapsed = stats.elapsed
+    ms = 1000.0
+    print(f"tables: {args.tables} x {args.players} seats ({args.preset}, {args.bot} bots, "
+          f"{args.tables * args.players} websockets), measured {elapsed:.1f} s "
+          f"after {args.warmup:.0f} s warm-up")
+    print(f"actions/s: {stats.actions / elapsed:.0f}  (actions: {stats.actions}, "
+          f"matches finished: {stats.matches})")
+    for name, values in (("per seat", stats.seat_latency),
+                         ("all seats", stats.table_latency)):
+        mean = statistics.fmean(values) if values else float("nan")
+        print(f"latency {name:9}: p50 {percentile(values, 0.5) * ms:.1f} ms  "
+              f"p99 {percentile(values, 0.99) * ms:.1f} ms  mean {mean * ms:.1f} ms  "
+              f"max {max(values, default=float('nan')) * ms:.1f} ms")
+    print(f"errors: {stats.errors} {stats.error_codes or ''}")
+
+
+if __name__ == "__main__":
+    main()
