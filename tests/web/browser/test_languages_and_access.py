@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browserkit import create_table, take_one_decision, wait_for_turn_or_end
+from browserkit import (
+    create_table,
+    play_until_round_over,
+    take_one_decision,
+    wait_for_turn_or_end,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -93,6 +98,14 @@ def test_axe_finds_no_serious_violations(page: Any, server: str) -> None:
 
     page.keyboard.press("?")
     page.locator("#help-dialog").wait_for(state="visible")
+    assert serious_violations(page) == []
+
+    # The hot-seat "pass to …" screen and the end of a one-round match.
+    create_table(page, server, seats=[("me", None), ("hotseat", "Bo")], preset="classic")
+    assert wait_for_turn_or_end(page) == "pass"
+    assert serious_violations(page) == []
+    play_until_round_over(page)
+    page.wait_for_function("document.body.dataset.phase === 'match_over'")
     assert serious_violations(page) == []
 
 

@@ -218,3 +218,16 @@ def test_the_page_reconnects_by_itself_after_the_server_is_killed_and_restarted(
         take_one_decision(page)  # the game goes on where it was
     finally:
         server.stop()
+
+
+def test_call_trash_is_offered_in_that_variant_and_the_c_key_calls(
+        page: Any, server: str) -> None:
+    create_table(page, server, preset="call-trash")
+    assert wait_for_turn_or_end(page) == "act"
+    call = page.locator("button.action-call")
+    expect(call).to_be_visible()
+    before = version(page)
+    page.keyboard.press("c")
+    page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before)
+    expect(page.locator("#log-list")).to_contain_text("Ana calls “Trash!”")
+    expect(call).to_have_count(0)  # once per turn
