@@ -60,7 +60,10 @@ class Accumulators:
 
     def stats(self, elapsed_s: float = 0.0) -> SimStats:
         """The totals as :class:`SimStats`."""
-        if self.acc[:, k.A_ERROR].any():
+        errors = set(self.acc[:, k.A_ERROR].tolist())
+        if 2 in errors:
+            raise RuntimeError(f"a round ran past {k.MAX_TURNS:,} turns: a kernel bug")
+        if 1 in errors:
             raise RuntimeError("more out-of-range histogram values than the kernel keeps "
                                f"({k.OVERFLOW_SIZE} per block): play smaller chunks")
         acc = self.acc.sum(axis=0)
@@ -182,8 +185,9 @@ def _traced(table: Table, seed: int, index: int, acc: Accumulators) -> TracedMat
         if lp[0] <= size:
             break
         size = int(lp[0])
+    stats = trial.stats()
     _merge(acc, trial)
-    return _decode(table, log[: int(lp[0])], final, trial.stats())
+    return _decode(table, log[: int(lp[0])], final, stats)
 
 
 def _merge(into: Accumulators, other: Accumulators) -> None:

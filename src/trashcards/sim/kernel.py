@@ -24,7 +24,7 @@ A traced match also writes its moves into ``log`` (see :data:`LOG_DEALER` …).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, Literal, TypeVar, cast
 
 import numba
 import numpy as np
@@ -48,6 +48,7 @@ __all__ = [
     "LOG_DEALER",
     "LOG_DECK",
     "LOG_RESHUFFLE",
+    "MAX_TURNS",
     "OVERFLOW_SIZE",
     "ROUNDS_HIST",
     "TURNS_HIST",
@@ -66,9 +67,10 @@ Array = npt.NDArray[Any]
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _jit(parallel: bool = False) -> Callable[[_F], _F]:
+def _jit(parallel: bool = False,
+         inline: Literal["never", "always"] = "never") -> Callable[[_F], _F]:
     """``numba.njit(cache=True)``, typed for mypy."""
-    return cast(Callable[[_F], _F], numba.njit(cache=True, parallel=parallel))
+    return cast(Callable[[_F], _F], numba.njit(cache=True, parallel=parallel, inline=inline))
 
 
 # -- numbers shared with Python -------------------------------------------------------------
@@ -98,7 +100,7 @@ A_STARTER_WINS: Final = 5
 A_WINS: Final = 6  # … 9, one per seat
 A_ROUND_WINS: Final = 10  # … 13
 A_OVERFLOW: Final = 14  # entries used in the overflow list
-A_ERROR: Final = 15  # 1 when the overflow list itself overflowed
+A_ERROR: Final = 15  # 1: the overflow list overflowed; 2: a round ran past MAX_TURNS
 ACC_SIZE: Final = 16
 
 #: Histogram sizes: turns per round, rounds per match; larger values go to the overflow
@@ -106,6 +108,8 @@ ACC_SIZE: Final = 16
 TURNS_HIST: Final = 1024
 ROUNDS_HIST: Final = 128
 OVERFLOW_SIZE: Final = 1024
+#: A round with more turns than this is abandoned with an error (a bug, not a game).
+MAX_TURNS: Final = 1_000_000
 
 # -- kernel-private constants ---------------------------------------------------------------
 
@@ -157,14 +161,14 @@ _POP, _HIGH = _tables()
 # -- random numbers -------------------------------------------------------------------------
 
 
-@_jit()
+@_jit(inline="always")
 def _mix64(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> _U30)) * _M1
     z = (z ^ (z >> _U27)) * _M2
     return z ^ (z >> _U31)
 
 
-@_jit()
+@_jit(inline="always")
 def _bounded(x: np.uint64, m: int) -> int:
     """``floor(x · m / 2**64)``, as :func:`trashcards.sim.rng.bounded`."""
     mu = np.uint64(m)
@@ -178,14 +182,14 @@ def _next_key(chance: np.uint64, t: int) -> np.uint64:
     return _mix64(chance + np.uint64(t + 1) * _G)
 
 
-@_jit()
+@_jit(inline="always")
 def _uniform(keys: Array, ctr: Array, seat: int) -> float:
     ctr[seat] += 1
     x = _mix64(keys[seat] + np.uint64(ctr[seat]) * _G)
     return np.float64(x >> _U11) * _TWO_53
 
 
-@_jit()
+@_jit(inline="always")
 def _fy_step(deck: Array, p: int, end: int, key: np.uint64) -> int:
     """Fisher–Yates at position ``p`` of ``deck[0:end]``: the card that lands there."""
     x = _mix64(key + np.uint64(p + 1) * _G)
@@ -238,7 +242,7 @@ def _counter_slot(down: int, decks: int, players: int, sizes: Array,
     return best + 1
 
 
-@_jit()
+@_jit(inline="always")
 def _decide(bot: int, phase: int, seat: int, down: int, can_discard: bool, must_play: bool,
             call_ok: bool, keys: Array, ctr: Array,
             decks: int, players: int, sizes: Array, bdown: Array,
@@ -350,7 +354,7 @@ def _reshuffle(deck: Array, discard: Array, dl: int, key: np.uint64, trace: bool
     return k
 
 
-@_jit()
+@_jit(inline="always")
 def _count(acc: Array, hist: Array, ovf: Array,
            kind: int, value: int) -> None:
     if value < hist.shape[0]:
@@ -424,9 +428,9 @@ def _play(params: Array, roles: Array, ranks: Array,
             counts[s] = 0
         seat = dealer
         for p in range(total):
-            seat = (seat + 1) % players
+            seat = seat + 1 if seat + 1 < players else 0
             while counts[seat] == sizes[seat]:
-                seat = (seat + 1) % players
+                seat = seat + 1 if seat + 1 < players else 0
             card = deck[p] if shuffled else _fy_step(deck, p, ncards, key)
             bcard[seat * 10 + counts[seat]] = card
             counts[seat] += 1
@@ -488,6 +492,9 @@ def _play(params: Array, roles: Array, ranks: Array,
                 card = discard[dl]
                 must_play = True
             turns += 1
+            if turns > MAX_TURNS:
+                acc[A_ERROR] = 2
+                return -1, nrounds, dl, sp, se, dealer
             # -- the chain (RULES.md §5.2) --
             complete = False
             while True:
@@ -590,7 +597,7 @@ def _play(params: Array, roles: Array, ranks: Array,
                     dl += 1
             # -- the turn passes; claims and the final cycle (RULES.md §9) --
             while True:
-                seat = (seat + 1) % players
+                seat = seat + 1 if seat + 1 < players else 0
                 if seat == final_from:
                     state = 1
                     break

@@ -23,7 +23,8 @@ the differential test proves the kernel's bots decide like the engine's.
 from __future__ import annotations
 
 import random
-from typing import Final
+from collections.abc import Sequence
+from typing import Final, TypeVar
 
 __all__ = [
     "GAMMA",
@@ -32,6 +33,7 @@ __all__ = [
     "STREAM",
     "KernelRandom",
     "bounded",
+    "fisher_yates",
     "match_key",
     "mix64",
     "seed_key",
@@ -41,6 +43,8 @@ __all__ = [
     "stream_number",
     "unit_float",
 ]
+
+T = TypeVar("T")
 
 MASK: Final = (1 << 64) - 1
 #: splitmix64's increment (the golden ratio in 64 bits).
@@ -100,6 +104,17 @@ def unit_float(x: int) -> float:
 def bounded(x: int, m: int) -> int:
     """``floor(x · m / 2**64)``: a number in ``0 … m-1`` (m < 2**32) from a 64-bit ``x``."""
     return (((x >> 32) * m) + (((x & 0xFFFFFFFF) * m) >> 32)) >> 32
+
+
+def fisher_yates(items: Sequence[T], key: int) -> list[T]:
+    """``items`` shuffled as the kernel shuffles with shuffle key ``key``: for each
+    position p from the top, swap in the item at ``p + bounded(number(p), n - p)``."""
+    out = list(items)
+    n = len(out)
+    for p in range(n):
+        j = p + bounded(shuffle_number(key, p), n - p)
+        out[p], out[j] = out[j], out[p]
+    return out
 
 
 class KernelRandom(random.Random):
