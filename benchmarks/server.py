@@ -15,6 +15,10 @@ asks for a rematch and its seats move to the new table, so the load stays consta
 
     python benchmarks/server.py --tables 500 --seconds 30
 
+``--think S`` makes every seat wait about S seconds (0.5 S to 1.5 S) before each action,
+like a bot in live play; with ``--think 0`` every table plays flat out, the server is
+saturated, and latency is simply tables / throughput (Little's law).
+
 Client and server share the machine: the client's own work (parsing every frame, the
 bots' decisions) is part of what is measured.
 """
@@ -67,8 +71,10 @@ class BenchTable:
     """One table's seats: a websocket and a bot per seat."""
 
     def __init__(self, url: str, rules: dict[str, Any], bot: str, players: int,
-                 seed: int, stats: Stats) -> None:
+                 seed: int, stats: Stats, think: float) -> None:
         self.url = url
+        self.think = think
+        self.rng = random.Random(f"think/{seed}")
         self.rules_json = rules
         self.rules = Rules.from_dict(rules)
         self.players = players
@@ -132,6 +138,8 @@ class BenchTable:
                     if stop.is_set():
                         return None
                     if state["to_act"] == seat:
+                        if self.think > 0:
+                            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
                         await self._act(ws, tokens[seat], seat, state, message["version"])
         except (TimeoutError, OSError, Exception) as exc:
             if stats.measuring and not stop.is_set():
@@ -190,7 +198,7 @@ async def bench(args: argparse.Namespace, url: str) -> Stats:
     rules = {"preset": args.preset}
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
-        tables = [BenchTable(url, rules, args.bot, args.players, n, stats)
+        tables = [BenchTable(url, rules, args.bot, args.players, n, stats, args.think)
                   for n in range(args.tables)]
         tasks = [asyncio.create_task(t.run(http, stop)) for t in tables]
         await asyncio.sleep(args.warmup)
@@ -214,6 +222,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--bot", default="greedy")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a seat waits before each action (0: none, the "
+                             "server runs flat out; 1: about a bot's live pace)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 65536)), hard))
@@ -230,8 +241,8 @@ def main() -> None:
     elapsed = stats.elapsed
     ms = 1000.0
     print(f"tables: {args.tables} x {args.players} seats ({args.preset}, {args.bot} bots, "
-          f"{args.tables * args.players} websockets), measured {elapsed:.1f} s "
-          f"after {args.warmup:.0f} s warm-up")
+          f"{args.tables * args.players} websockets, think {args.think:g} s), measured "
+          f"{elapsed:.1f} s after {args.warmup:.0f} s warm-up")
     print(f"actions/s: {stats.actions / elapsed:.0f}  (actions: {stats.actions}, "
           f"matches finished: {stats.matches})")
     for name, values in (("per seat", stats.seat_latency),

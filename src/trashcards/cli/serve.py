@@ -27,12 +27,17 @@ def serve(host: str, port: int, db: Path | None, bot_delay: float, round_pause: 
         import uvicorn
 
         from ..web import Settings, create_app, default_db_path
+        from ..web.store import Store, StoreBusyError
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise click.ClickException(
             f"the web server needs the web extra: pip install 'trashcards[web]' ({exc})"
         ) from None
     settings = Settings(db_path=db or default_db_path(), bot_delay=bot_delay,
                         bot_jitter=0.5 if bot_delay > 0 else 0.0, round_pause=round_pause)
+    try:  # fail early, with a clear message, if another server holds the database
+        Store(settings.db_path).close()
+    except StoreBusyError as exc:
+        raise click.ClickException(str(exc)) from None
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -16,9 +16,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-__all__ = ["SeatRow", "Store", "TableRow", "hash_token"]
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no second-process guard
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["SeatRow", "Store", "StoreBusyError", "TableRow", "hash_token"]
+
+
+class StoreBusyError(RuntimeError):
+    """Another server process already uses this database (one writer per table)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -81,8 +90,10 @@ class Store:
     """The tables in one SQLite file. Not thread-safe: one event loop uses it."""
 
     def __init__(self, path: Path | str) -> None:
+        self._lock: IO[bytes] | None = None
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self._lock = _exclusive(Path(str(path) + ".lock"))
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -91,6 +102,9 @@ class Store:
 
     def close(self) -> None:
         self._db.close()
+        if self._lock is not None:
+            self._lock.close()  # releases the lock
+            self._lock = None
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -153,3 +167,17 @@ class Store:
         return [r[0] for r in self._db.execute(
             f"SELECT id FROM tables WHERE status IN ({marks}) ORDER BY created DESC LIMIT ?",
             (*statuses, limit))]
+
+
+def _exclusive(path: Path) -> IO[bytes]:
+    """Hold an exclusive lock on ``path`` for as long as the file stays open, so that two
+    server processes never write the same tables. The OS drops it if the process dies."""
+    handle = path.open("ab")
+    if fcntl is not None:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise StoreBusyError(f"another trashcards server is using {path.with_suffix('')}"
+                                 ) from None
+    return handle
