@@ -165,3 +165,29 @@ def test_tables_survive_a_new_app_on_the_same_database(tmp_path: Path) -> None:
         assert info["open"] == [1]
         with client.websocket_connect(f"/ws/{made['table_id']}") as ws:
             assert Socket(ws).join([made["seats"][0]["token"]])["seats"] == [0]
+
+
+def test_a_table_whose_last_seat_was_taken_before_a_crash_starts(tmp_path: Path) -> None:
+    db = tmp_path / "crash.sqlite3"
+    with TestClient(create_app(make_settings(db))) as client:
+        made = create(client, [{"kind": "me"}, {"kind": "open"}])
+    store = Store(db)  # the seat was written, the server died before the first deal
+    store.take_seat(made["table_id"], 1, "Bo", "0" * 64)
+    store.close()
+    with TestClient(create_app(make_settings(db))) as client:
+        info = client.get(f"/api/tables/{made['table_id']}").json()
+        assert (info["status"], info["version"]) == ("playing", 2)
+
+
+def test_a_connection_that_cannot_keep_up_is_dropped() -> None:
+    import asyncio
+
+    from trashcards.web.connection import Connection
+
+    async def fill() -> list[str | None]:
+        conn = Connection(max_queue=3)
+        for n in range(5):
+            conn.send(f"frame {n}")
+        return [conn.queue.get_nowait() for _ in range(conn.queue.qsize())]
+
+    assert asyncio.run(fill()) == ["frame 0", "frame 1", "frame 2", None]

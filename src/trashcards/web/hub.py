@@ -39,12 +39,16 @@ class Hub:
         return table
 
     def resume(self) -> int:
-        """After a start: load every unfinished table and restart its bots and timers;
-        returns how many."""
+        """At start-up (nothing else runs yet): load every unfinished table and restart its
+        bots and timers; returns how many."""
         ids = self.store.ids(("waiting", "playing"))
         for table_id in ids:
             table = self.get(table_id)
-            if table is not None:
+            if table is None:
+                continue
+            if table.state is None and not table.info()["open"]:
+                table.start()  # the last seat was taken just before the server stopped
+            else:
                 table.schedule()
         return len(ids)
 
