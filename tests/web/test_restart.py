@@ -99,10 +99,11 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
         client.recv("joined")
         seen = client.recv("state")
         state, version = seen["state"], seen["version"]
-        for _ in range(12):
+        for _ in range(12):  # a lucky chain may end the round early: then stop there
+            if state["to_act"] is None:
+                break
             message = _move(client, people_tokens, state, version)
             state, version = message["state"], message["version"]
-        assert state["phase"] in ("draw", "wild", "swap")
         proc.send_signal(signal.SIGKILL)  # mid-game, right after a move was answered
         proc.wait(timeout=30)
         client.close()
@@ -115,7 +116,14 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
         again = client.recv("state")
         assert again["version"] == version
         assert again["state"] == state  # exactly the same position
-        message = _move(client, people_tokens, state, version)  # and it goes on
+        if state["to_act"] is None:  # the round was over: both people want the next one
+            for token in people_tokens:
+                client.send({"type": "next_round", "token": token})
+            client.recv("table")
+            message = client.recv("events")
+        else:
+            message = _move(client, people_tokens, state, version)  # and it goes on
+        assert message["from_version"] == version
         assert message["version"] > version
         client.close()
 
