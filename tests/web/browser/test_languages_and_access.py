@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from browserkit import (
+    click_and_wait,
     create_table,
     play_until_round_over,
     take_one_decision,
@@ -45,7 +46,8 @@ def test_the_language_switch_changes_the_ui_and_is_remembered(page: Any, server:
     create_table(page, server, name="Ana")
     assert wait_for_turn_or_end(page) == "act"
     assert page.inner_text("#prompt").startswith("Tu turno")
-    take_one_decision(page)
+    click_and_wait(page, page.locator("button.pile.stock.legal"))
+    assert "roba" in page.inner_text("#log-list")
     assert "del mazo" in page.inner_text("#log-list")
     page.select_option("#lang", "nl")
     page.wait_for_function("document.documentElement.lang === 'nl'")
