@@ -5,6 +5,7 @@ Run from a checkout with the ``sim`` extra installed::
     python benchmarks/sim.py                 # the three tables, ~1 minute
     python benchmarks/sim.py --quick         # fewer matches, for a smoke test
     python benchmarks/sim.py --json out.json # also write the figures
+    python benchmarks/sim.py --profile       # where a round's time goes (2p standard)
 
 For each table (greedy bots: 2-player standard, 4-player standard and a variant-heavy
 preset) it times the kernel on one thread and on every thread numba has, and the
@@ -26,10 +27,12 @@ from functools import partial
 from pathlib import Path
 
 import numba
+import numpy as np
 
 from trashcards import simulation
+from trashcards.actions import Action
 from trashcards.rules import Rules
-from trashcards.sim import fast
+from trashcards.sim import fast, kernel
 from trashcards.simulation import SimStats
 
 TABLES: dict[str, tuple[Rules, tuple[str, ...]]] = {
@@ -76,6 +79,66 @@ def reference(rules: Rules, bots: Sequence[str], seconds: float) -> Timing:
     return total
 
 
+@numba.njit(cache=True)
+def _rng_chain(n: int) -> np.uint64:
+    """n dependent counter-based numbers (latency, as in a lazy shuffle)."""
+    x = np.uint64(1)
+    for _ in range(n):
+        x = kernel._mix64(x + kernel._G)
+    return x
+
+
+@numba.njit(cache=True)
+def _shuffles(rounds: int, ncards: int, steps: int) -> int:
+    """What a round's shuffling costs: reset the deck, then ``steps`` lazy Fisher–Yates
+    positions (the deal and the stock drawn)."""
+    deck = np.empty(ncards, dtype=np.int16)
+    total = 0
+    key = np.uint64(7)
+    for r in range(rounds):
+        for i in range(ncards):
+            deck[i] = i
+        key = kernel._next_key(key, r)
+        for p in range(steps):
+            total += kernel._fy_step(deck, p, ncards, key)
+    return total
+
+
+def profile() -> None:
+    """Split the time of a 2-player standard greedy round: random numbers, shuffling, and
+    the rest (the rules and the bots: mostly data-dependent branches)."""
+    rules, bots = TABLES["2p standard"]
+    numba.set_num_threads(1)
+    match = fast.play_traced(rules, bots, 1, 0)
+    rounds = match.rounds
+    actions = sum(1 for m in match.record.moves if isinstance(m.move, Action))
+    drawn = [0]
+    for _state, events in match.record.steps():
+        drawn[0] += sum(1 for e in events if type(e).__name__ in ("Drew", "PenaltyDrawn")
+                        and getattr(e, "source", "stock") == "stock")
+    steps = round(2 * rules.start_size + drawn[0] / rounds)
+    n = 20_000_000
+    _rng_chain(10)
+    cpu = time.process_time()
+    _rng_chain(n)
+    rng_ns = (time.process_time() - cpu) / n * 1e9
+    _shuffles(10, 52, steps)
+    cpu = time.process_time()
+    _shuffles(n // 20, 52, steps)
+    shuffle_ns = (time.process_time() - cpu) / (n // 20) * 1e9
+    fast.play_chunk(rules, bots, 1, 0, 10)
+    full = timed(partial(fast.play_chunk, rules, bots, 1, 0, 100_000))
+    round_ns = 1e9 / full.per_cpu_s
+    print(f"2p standard greedy, one thread; per round (sample match: {actions / rounds:.1f} "
+          f"decisions, ~{steps} Fisher-Yates positions)")
+    print(f"  one counter-based number (dependent chain): {rng_ns:6.1f} ns")
+    print(f"  shuffling (deck reset + {steps} positions):   {shuffle_ns:6.1f} ns "
+          f"({shuffle_ns / round_ns:.0%})")
+    print(f"  whole round:                                {round_ns:6.1f} ns "
+          f"({1e9 / round_ns:,.0f} rounds/s)")
+    print(f"  rules, bots, statistics (the rest):         {round_ns - shuffle_ns:6.1f} ns")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200_000,
@@ -83,7 +146,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--reference-seconds", type=float, default=5.0)
     parser.add_argument("--quick", action="store_true", help="20,000 matches, 1 s reference")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--profile", action="store_true", help="only the time split")
     args = parser.parse_args(argv)
+    if args.profile:
+        profile()
+        return 0
     matches = 20_000 if args.quick else args.matches
     ref_seconds = 1.0 if args.quick else args.reference_seconds
     threads = numba.get_num_threads()

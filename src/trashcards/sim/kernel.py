@@ -465,7 +465,7 @@ def _play(params: Array, roles: Array, ranks: Array,
                     if r > 0:
                         can_discard = r <= size and ((d | w) >> (r - 1)) & 1 != 0
                     else:
-                        can_discard = r == _WILD_ROLE
+                        can_discard = r == _WILD_ROLE and d != 0
                 act = _decide(bot, _PH_DRAW, seat, d, can_discard, False,
                               call_trash and not called, keys, ctr, decks, players, sizes,
                               down, bcard, discard, dl, ranks, unseen)
