@@ -13,6 +13,7 @@ const $ = (id) => document.getElementById(id);
 const MIN_SEATS = 2;
 const MAX_SEATS = 4;
 const REFRESH_MS = 5000;
+const MAX_NAME = 24; // the server's limit for a seat name
 
 /** Presets offered, in this order (the server's /api/presets supplies their fields). */
 const OFFERED = ["standard", "classic", "kids", "kings-wild", "all-faces-wild", "jokers",
@@ -156,7 +157,11 @@ function chosenSeats() {
   return [...$("seat-rows").children].map((row, i) => {
     const kind = row.querySelector(".seat-kind").value;
     if (kind === "me") return { kind, name: myName || t("create.default_name", { n: i + 1 }) };
-    if (kind === "bot") return { kind, bot: row.querySelector(".seat-bot").value };
+    if (kind === "bot") {
+      const bot = row.querySelector(".seat-bot").value;
+      const name = t("bot.name", { n: i + 1, level: t(`level.${bot}`) }).slice(0, MAX_NAME);
+      return { kind, bot, name };
+    }
     if (kind === "hotseat") {
       return { kind, name: row.querySelector(".seat-name").value.trim()
         || t("create.default_name", { n: i + 1 }) };
