@@ -222,22 +222,28 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--bot", default="greedy")
+    parser.add_argument("--url", default=None,
+                        help="use this running server (e.g. http://127.0.0.1:8000) instead "
+                             "of starting one")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a seat waits before each action (0: none, the "
                              "server runs flat out; 1: about a bot's live pace)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 65536)), hard))
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, url = start_server(Path(tmp) / "bench.sqlite3")
-        try:
-            stats = asyncio.run(bench(args, url))
-        finally:
-            proc.send_signal(signal.SIGINT)
+    if args.url:
+        stats = asyncio.run(bench(args, args.url.rstrip("/")))
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            proc, url = start_server(Path(tmp) / "bench.sqlite3")
             try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+                stats = asyncio.run(bench(args, url))
+            finally:
+                proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
     elapsed = stats.elapsed
     ms = 1000.0
     print(f"tables: {args.tables} x {args.players} seats ({args.preset}, {args.bot} bots, "

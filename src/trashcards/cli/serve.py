@@ -51,6 +51,7 @@ def serve(host: str, port: int, db: Path | None, bot_delay: float, round_pause: 
     click.echo(f"Trash is served at http://{shown}:{bound}/  (database: {settings.db_path})",
                )
     click.echo("Open that address in a browser; press Ctrl+C to stop.")
+    # Frames are small JSON: compressing them costs more CPU than it saves.
     config = uvicorn.Config(create_app(settings), log_level="warning", ws_max_size=65536,
-                            lifespan="on")
+                            ws_per_message_deflate=False, lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
