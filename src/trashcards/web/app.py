@@ -48,7 +48,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         store = Store(settings.db_path)
         holder["hub"] = Hub(settings, store)
-        holder["hub"].resume()
+        await holder["hub"].resume()
         try:
             yield
         finally:

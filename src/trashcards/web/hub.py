@@ -9,6 +9,7 @@ from typing import Any
 from ..bots import BOTS
 from ..errors import TrashError
 from ..rules import Rules
+from .commits import Committer
 from .protocol import CreateTable, ProtocolError
 from .settings import Settings
 from .store import SeatRow, Store, hash_token
@@ -23,6 +24,7 @@ class Hub:
     def __init__(self, settings: Settings, store: Store) -> None:
         self.settings = settings
         self.store = store
+        self.committer = Committer(store)
         self.tables: dict[str, Table] = {}
 
     def get(self, table_id: str) -> Table | None:
@@ -34,11 +36,12 @@ class Hub:
         if row is None:
             return None
         table = Table.restore(row.id, Rules.from_dict(row.rules), row.seats, row.status,
-                              row.rematch, row.moves, self.settings, self.store)
+                              row.rematch, row.moves, self.settings, self.store,
+                              self.committer)
         self.tables[table_id] = table
         return table
 
-    def resume(self) -> int:
+    async def resume(self) -> int:
         """At start-up (nothing else runs yet): load every unfinished table and restart its
         bots and timers; returns how many."""
         ids = self.store.ids(("waiting", "playing"))
@@ -47,7 +50,7 @@ class Hub:
             if table is None:
                 continue
             if table.state is None and not table.info()["open"]:
-                table.start()  # the last seat was taken just before the server stopped
+                await table.start()  # the last seat was taken just before the server stopped
             else:
                 table.schedule()
         return len(ids)
@@ -94,11 +97,12 @@ class Hub:
         while table_id in self.tables or self.store.load(table_id) is not None:
             table_id = self.settings.new_id()
         self.store.create_table(table_id, rules.to_dict(), seats, "waiting")
-        table = Table(table_id, rules, seats, "waiting", None, self.settings, self.store)
+        table = Table(table_id, rules, seats, "waiting", None, self.settings, self.store,
+                      self.committer)
         self.tables[table_id] = table
         if all(s.kind != "open" for s in seats):
             async with table.lock:
-                table.start()
+                await table.start()
         return table
 
     def open_tables(self, limit: int = 50) -> list[dict[str, Any]]:

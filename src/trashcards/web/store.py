@@ -137,11 +137,17 @@ class Store:
     def add_moves(self, table_id: str, start: int, moves: Iterable[str],
                   status: str | None = None) -> None:
         """Append moves from index ``start`` (and set the status) in one transaction."""
+        self.add_many([(table_id, start, moves, status)])
+
+    def add_many(self, writes: Iterable[tuple[str, int, Iterable[str], str | None]]) -> None:
+        """Several :meth:`add_moves` in one transaction: all are written or none."""
         with self._transaction() as db:
-            db.executemany("INSERT INTO moves VALUES (?, ?, ?)",
-                           [(table_id, start + i, m) for i, m in enumerate(moves)])
-            if status is not None:
-                db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+            rows: list[tuple[str, int, str]] = []
+            for table_id, start, moves, status in writes:
+                rows.extend((table_id, start + i, m) for i, m in enumerate(moves))
+                if status is not None:
+                    db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+            db.executemany("INSERT INTO moves VALUES (?, ?, ?)", rows)
 
     def set_rematch(self, table_id: str, rematch_id: str) -> None:
         with self._transaction() as db:

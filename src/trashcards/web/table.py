@@ -29,6 +29,7 @@ from ..rules import Rules
 from ..state import Phase, State, new_match
 from ..statejson import view_json
 from ..views import view
+from .commits import Committer
 from .connection import Connection, dumps
 from .protocol import Act, Join, NextRound, ProtocolError, RematchRequest
 from .settings import Settings
@@ -47,7 +48,8 @@ class Table:
     :class:`trashcards.web.hub.Hub` for a new one."""
 
     def __init__(self, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
-                 rematch: str | None, settings: Settings, store: Store) -> None:
+                 rematch: str | None, settings: Settings, store: Store,
+                 committer: Committer) -> None:
         self.id = table_id
         self.rules = rules
         self.seats = seats
@@ -55,6 +57,7 @@ class Table:
         self.rematch_id = rematch
         self.settings = settings
         self.store = store
+        self.committer = committer
         self.lock = asyncio.Lock()
         self.state: State | None = None
         self.moves: list[str] = []
@@ -73,9 +76,9 @@ class Table:
     @classmethod
     def restore(cls, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
                 rematch: str | None, moves: Sequence[str], settings: Settings,
-                store: Store) -> Table:
+                store: Store, committer: Committer) -> Table:
         """A stored table, its match rebuilt by replaying its record."""
-        table = cls(table_id, rules, seats, status, rematch, settings, store)
+        table = cls(table_id, rules, seats, status, rematch, settings, store, committer)
         if moves:
             entries = tuple(Entry(*parse_move(text)) for text in moves)
             record = Record(rules, tuple(s.name or "" for s in seats), entries)
@@ -156,18 +159,18 @@ class Table:
             row.token_hash = hash_token(token)
             self.store.take_seat(self.id, row.seat, row.name, row.token_hash)
             if all(_taken(s) for s in self.seats):
-                self.start()
+                await self.start()
             else:
                 self._broadcast_table()
             return row.seat, token, row.name
 
-    def start(self) -> None:
+    async def start(self) -> None:
         """Begin the match: the cut and the first deal (lock held, every seat taken)."""
         assert self.state is None
         self.status = "playing"
         self.state = new_match(self.rules, tuple(s.name or "" for s in self.seats))
         self._broadcast_table()
-        self._step(None, None)
+        await self._step(None, None)
 
     # -- messages -------------------------------------------------------------------------
 
@@ -185,9 +188,9 @@ class Table:
                 elif conn not in self.conns:
                     raise ProtocolError("not_joined", "send join first")
                 elif isinstance(message, Act):
-                    self._act(conn, message)
+                    await self._act(conn, message)
                 else:
-                    self._next_round(message)
+                    await self._next_round(message)
             except ProtocolError as exc:
                 conn.error(exc.code, exc.message)
 
@@ -223,7 +226,7 @@ class Table:
             raise ProtocolError("bad_token", "this token is not a seat of this table")
         return seat
 
-    def _act(self, conn: Connection, message: Act) -> None:
+    async def _act(self, conn: Connection, message: Act) -> None:
         seat = self._seat_for(message.token)
         try:
             action = parse_action(message.action)
@@ -240,18 +243,18 @@ class Table:
                    else f"seat {state.to_act} is to act, not seat {seat}")
             raise ProtocolError("not_your_turn", who)
         try:
-            self._step(action, seat)
+            await self._step(action, seat)
         except IllegalActionError as exc:
             raise ProtocolError("illegal", exc.reason) from None
 
-    def _next_round(self, message: NextRound) -> None:
+    async def _next_round(self, message: NextRound) -> None:
         seat = self._seat_for(message.token)
         state = self._started()
         if state.phase is not Phase.ROUND_OVER:
             raise ProtocolError("bad_phase", "the round is not over")
         self.ready.add(seat)
         if set(self.humans) <= self.ready:
-            self._deal()
+            await self._deal()
         else:
             self._broadcast_table()
 
@@ -283,7 +286,7 @@ class Table:
 
     # -- the one writer ---------------------------------------------------------------------
 
-    def _step(self, first: Move | None, seat: int | None, deal: bool = False) -> None:
+    async def _step(self, first: Move | None, seat: int | None, deal: bool = False) -> None:
         """Apply ``first`` (checked by the engine), then every chance move it makes due
         (the next round's deal only with ``deal``); commit them all; then send. Lock held.
         Raises :class:`IllegalActionError`, nothing changed, if ``first`` is illegal."""
@@ -305,8 +308,8 @@ class Table:
             return
         status = "over" if state.phase is Phase.MATCH_OVER else "playing"
         start = self.version
-        self.store.add_moves(self.id, start, entries,
-                             status=status if status != self.status or start == 0 else None)
+        await self.committer.add_moves(
+            self.id, start, entries, status=status if status != self.status or start == 0 else None)
         self.status = status
         self.state = state
         self.moves.extend(entries)
@@ -316,9 +319,9 @@ class Table:
         self._broadcast_events(start, [e for batch in batches for e in batch])
         self.schedule()
 
-    def _deal(self) -> None:
+    async def _deal(self) -> None:
         self.ready.clear()
-        self._step(None, None, deal=True)
+        await self._step(None, None, deal=True)
 
     def schedule(self) -> None:
         """Start what the table waits for: a bot's move or the pause between rounds."""
@@ -348,10 +351,10 @@ class Table:
             try:
                 if bot_seat is None:
                     if state.phase is Phase.ROUND_OVER:
-                        self._deal()
+                        await self._deal()
                 elif state.to_act == bot_seat:
                     action = self.bots[bot_seat].choose(view(state, bot_seat))
-                    self._step(action, bot_seat)
+                    await self._step(action, bot_seat)
             except Exception:  # a bug must not kill the table silently
                 log.exception("table %s: automatic move failed", self.id)
 
