@@ -39,8 +39,9 @@ __all__ = ["Accumulators", "Board", "TracedMatch", "match_record", "play_chunk",
 
 #: Matches per kernel call between two progress reports.
 SLICE: Final = 16384
-#: Accumulator rows (blocks of matches) per thread, for an even load.
-BLOCKS_PER_THREAD: Final = 4
+#: Accumulator rows (blocks of matches) per thread: threads take the blocks one at a time,
+#: so a thread slowed by another process does not hold the others up.
+BLOCKS_PER_THREAD: Final = 16
 _INITIAL_LOG: Final = 1 << 15
 _VERBS: Final = {k.V_STOCK: STOCK, k.V_DISCARD: DISCARD, k.V_SWAP: SWAP, k.V_TRASH: TRASH,
                  k.V_CALL: CALL}
@@ -120,13 +121,17 @@ def play_chunk(rules: Rules, bots: Sequence[str], seed: int, start: int, count: 
     acc = Accumulators(table.players, blocks)
     skey = np.uint64(seed_key(seed))
     done = 0
-    while done < count:
-        n = min(SLICE, count - done)
-        k.play_many(table.params, table.roles, table.ranks, table.codes, skey, start + done,
-                    n, acc.acc, acc.turns, acc.rounds, acc.overflow)
-        done += n
-        if progress is not None:
-            progress(n)
+    chunksize = numba.set_parallel_chunksize(1)  # threads take blocks as they go
+    try:
+        while done < count:
+            n = min(SLICE, count - done)
+            k.play_many(table.params, table.roles, table.ranks, table.codes, skey,
+                        start + done, n, acc.acc, acc.turns, acc.rounds, acc.overflow)
+            done += n
+            if progress is not None:
+                progress(n)
+    finally:
+        numba.set_parallel_chunksize(chunksize)
     return acc.stats(time.perf_counter() - began)
 
 
