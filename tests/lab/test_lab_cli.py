@@ -18,7 +18,8 @@ def test_analyze_writes_the_report_plots_and_figures(tmp_path: Path) -> None:
     result = analyze("discard", "--matches", "4", "--seed", "2", "--engine", "reference",
                      "--workers", "2", "--out", str(out))
     assert result.returncode == 0, result.stderr
-    assert "4 matches per configuration, engine reference, seed 2" in result.stdout
+    assert ("4 matches per pair of bots and per self-play table, engine reference, seed 2"
+            in result.stdout)
     assert "report.md" in result.stdout
     report = (out / "report.md").read_text(encoding="utf-8")
     assert report.startswith("# What the discard pile is worth")

@@ -50,6 +50,7 @@ def check_common(report: str, figures: dict[str, Any], recorder: Recorder, out: 
     assert recorder.total == total == recorder.done
     assert figures["settings"]["total_matches"] == total
     assert figures["settings"]["confidence"] == 0.95
+    assert figures["settings"]["matches"] == matches
     assert f"**{matches:,} matches per" in report
     assert f"{total:,} matches in all" in report
     assert "95 % confidence interval" in report

@@ -122,7 +122,7 @@ def run_experiment(experiment: Experiment, runner: Runner, matches: int, seed: i
     report.para(f"*{experiment.question}*")
     report.para(_settings_text(experiment, settings, results))
     report.figures["settings"] = {
-        "experiment": experiment.name, "matches_per_" + experiment.unit: matches,
+        "experiment": experiment.name, "matches": matches, "per": experiment.unit,
         "seed": seed, "engine": runner.engine, "backend": runner.backend,
         "total_matches": sum(job.matches for job in jobs), "confidence": 0.95,
         "command": settings.command(),

@@ -1,7 +1,7 @@
 """``first-player``: how much is it worth to move first?
 
 Greedy bots at every seat, for every preset and 2–4 players. The seat that takes the
-first turn of a match is chosen by the cut (RULES.md §4), and later rounds pass the deal
+first turn of a match is chosen by chance (the cut, RULES.md §4), and later rounds pass the deal
 to the left, so the figures are: the share of matches won by the seat that moved first in
 the match, the share of rounds won by the seat that moved first in the round, and each
 seat's share of matches (which should be fair, as the cut decides who starts).
@@ -58,7 +58,7 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
                       "edge over 1/N", "round starter wins the round", "rounds",
                       "seat 0 · 1 · … match wins"], rows, right=(1, 2, 3, 4, 5))
         report.para("Seat win rates ±" + _seat_half_width(figures, n) +
-                    " (95 %, Wilson): the seats are fair since the cut picks who starts.")
+                    " (95 %, Wilson): the seats are fair, since chance picks the first dealer.")
     groups = list(SWEEP_PRESETS)
     series = {f"{n} players": [figures[f"{name}/{n}p"].first_player for name in groups]
               for n in PLAYER_COUNTS}

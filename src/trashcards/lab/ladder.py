@@ -34,9 +34,14 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
     best, worst = order[0], order[-1]
     pair = results.jobs[0].matches + results.jobs[1].matches
     report.heading("Headline")
+    # Every bot whose interval reaches the best one's is tied for the top.
+    top = [i for i in order if elo.highs[i] >= elo.lows[best]]
     report.bullets([
-        f"Strongest: `{table.bots[best]}` (Elo {elo.ratings[best]:.0f}, 95 % "
-        f"{elo.lows[best]:.0f}–{elo.highs[best]:.0f}); weakest: `{table.bots[worst]}` "
+        "Strongest: " + " and ".join(
+            f"`{table.bots[i]}` (Elo {elo.ratings[i]:.0f}, 95 % "
+            f"{elo.lows[i]:.0f}–{elo.highs[i]:.0f})" for i in top)
+        + (", tied within their intervals" if len(top) > 1 else "")
+        + f"; weakest: `{table.bots[worst]}` "
         f"({elo.ratings[worst]:.0f}, {elo.lows[worst]:.0f}–{elo.highs[worst]:.0f}).",
         f"`{table.bots[best]}` beats `{table.bots[worst]}` in "
         f"{fmt_pct(table.rate(best, worst))} of matches.",
@@ -90,7 +95,7 @@ EXPERIMENT = Experiment(
     name="ladder",
     title="The bot ladder",
     question="How strong is each bot? Every bot against every other, with Elo ratings.",
-    default_matches={"fast": 200_000, "reference": 2_000},
+    default_matches={"fast": 100_000, "reference": 1_000},
     plan=plan,
     analyse=analyse,
     unit="pair of bots",

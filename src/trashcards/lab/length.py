@@ -104,7 +104,7 @@ EXPERIMENT = Experiment(
     title="How long rounds and matches last",
     question="How many turns does a round take, and how many rounds a match — per preset, "
              "variant and table size?",
-    default_matches={"fast": 200_000, "reference": 1_000},
+    default_matches={"fast": 100_000, "reference": 1_000},
     plan=plan,
     analyse=analyse,
 )

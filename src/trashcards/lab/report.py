@@ -36,17 +36,25 @@ def _ci(low: float | None, high: float | None, scale: float, digits: int, suffix
         if signed or low < 0 else f"({low * scale:.{digits}f}–{high * scale:.{digits}f}{suffix})"
 
 
+def _digits(est: Estimate, digits: int) -> int:
+    """One more decimal when the interval would otherwise not show (millions of rounds)."""
+    half = est.half_width
+    return digits + 1 if half is not None and half * 100 < 10.0 ** -digits else digits
+
+
 def fmt_pct(est: Estimate, digits: int = 1) -> str:
     """A share with its interval: ``52.3 % (51.9–52.7 %)``."""
     if math.isnan(est.value):
         return "–"
+    digits = _digits(est, digits)
     return f"{est.value * 100:.{digits}f} % {_ci(est.low, est.high, 100, digits, ' %')}"
 
 
 def fmt_pp(est: Estimate, digits: int = 1) -> str:
-    """A difference of shares in percentage points: ``+2.3 pp (1.9–2.7 pp)``."""
+    """A difference of shares in percentage points: ``+2.3 pp (+1.9 to +2.7 pp)``."""
     if math.isnan(est.value):
         return "–"
+    digits = _digits(est, digits)
     return f"{est.value * 100:+.{digits}f} pp {_ci(est.low, est.high, 100, digits, ' pp', True)}"
 
 

@@ -59,10 +59,10 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
     edge = max(VARIANTS, key=lambda v: figures[f"{v}/2p"].first_player.value)
     report.heading("Headline")
     report.bullets([
-        f"Two players, standard: {fmt_estimate(base2.turns_per_round)} turns per round; "
-        f"the shortest rounds come with `{shortest}` "
-        f"({fmt_estimate(figures[f'{shortest}/2p'].turns_per_round)}), the longest with "
-        f"`{longest}` ({fmt_estimate(figures[f'{longest}/2p'].turns_per_round)}).",
+        f"Two players, standard: {fmt_estimate(base2.turns_per_round)} turns per round. "
+        f"The shortest rounds come with `{shortest}`: "
+        f"{fmt_estimate(figures[f'{shortest}/2p'].turns_per_round)}; the longest with "
+        f"`{longest}`: {fmt_estimate(figures[f'{longest}/2p'].turns_per_round)}.",
         f"The first player's edge is largest with `{edge}`: they win "
         f"{fmt_pct(figures[f'{edge}/2p'].first_player)} of two-player matches, against "
         f"{fmt_pct(base2.first_player)} under the standard rules.",
@@ -80,12 +80,14 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
         for name in VARIANTS:
             f = figures[f"{name}/{n}p"]
             change = changes[f"{name}/{n}p"]
+            baseline = name == BASELINE
             rows.append([name, fmt_count(f.matches), fmt_estimate(f.turns_per_round),
+                         "baseline" if baseline else
                          _relative(change["turns_per_round"], base.turns_per_round),
                          fmt_estimate(f.rounds_per_match),
                          fmt_pct(f.first_player),
                          fmt_pp(shifted(f.first_player, -1 / n)),
-                         fmt_pp(change["first_player"])])
+                         "baseline" if baseline else fmt_pp(change["first_player"])])
         report.table(["variant", "matches", "turns per round", "change",
                       "rounds per match", "first player wins", "edge over 1/N",
                       "edge change"], rows, right=(1, 2, 3, 4, 5, 6, 7))
