@@ -59,6 +59,8 @@ class Stats:
     matches: int = 0
     measuring: bool = False
     elapsed: float = 0.0
+    joined: int = 0
+    go: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass
@@ -106,7 +108,8 @@ class BenchTable:
         """Play one seat until the match is over (returns the rematch table) or stop."""
         stats = self.stats
         try:
-            async with connect(ws_url, max_queue=None, ping_interval=None) as ws:
+            async with connect(ws_url, max_queue=None, ping_interval=None, open_timeout=120,
+                               compression=None) as ws:
                 await ws.send(json.dumps({"type": "join", "tokens": [tokens[seat]],
                                           "version": None}))
                 async for text in ws:
@@ -119,6 +122,8 @@ class BenchTable:
                             code = message["code"]
                             stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
                         continue
+                    if kind == "joined":
+                        stats.joined += 1
                     if kind == "rematch":
                         return str(message["table_id"])
                     if kind not in ("state", "events"):
@@ -138,6 +143,7 @@ class BenchTable:
                     if stop.is_set():
                         return None
                     if state["to_act"] == seat:
+                        await stats.go.wait()  # nobody plays before every seat is in
                         if self.think > 0:
                             await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
                         await self._act(ws, tokens[seat], seat, state, message["version"])
@@ -201,6 +207,9 @@ async def bench(args: argparse.Namespace, url: str) -> Stats:
         tables = [BenchTable(url, rules, args.bot, args.players, n, stats, args.think)
                   for n in range(args.tables)]
         tasks = [asyncio.create_task(t.run(http, stop)) for t in tables]
+        while stats.joined < args.tables * args.players:  # every seat connected
+            await asyncio.sleep(0.1)
+        stats.go.set()
         await asyncio.sleep(args.warmup)
         stats.measuring = True
         started = time.perf_counter()
@@ -248,7 +257,7 @@ def main() -> None:
     ms = 1000.0
     print(f"tables: {args.tables} x {args.players} seats ({args.preset}, {args.bot} bots, "
           f"{args.tables * args.players} websockets, think {args.think:g} s), measured "
-          f"{elapsed:.1f} s after {args.warmup:.0f} s warm-up")
+          f"{elapsed:.1f} s after every seat joined and {args.warmup:.0f} s warm-up")
     print(f"actions/s: {stats.actions / elapsed:.0f}  (actions: {stats.actions}, "
           f"matches finished: {stats.matches})")
     for name, values in (("per seat", stats.seat_latency),
