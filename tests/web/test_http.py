@@ -191,3 +191,19 @@ def test_a_connection_that_cannot_keep_up_is_dropped() -> None:
         return [conn.queue.get_nowait() for _ in range(conn.queue.qsize())]
 
     assert asyncio.run(fill()) == ["frame 0", "frame 1", "frame 2", None]
+
+
+def test_a_finished_table_shows_its_last_state_to_new_watchers(tmp_path: Path) -> None:
+    with TestClient(create_app(make_settings(tmp_path / "f.sqlite3"))) as client:
+        made = create(client, [{"kind": "bot"}, {"kind": "bot"}],
+                      {"preset": "classic", "start_size": 2})
+        table_id = made["table_id"]
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            sock = Socket(ws)
+            sock.join([], version=0)
+            while (last := sock.recv())["state"]["phase"] != "match_over":
+                pass
+        with client.websocket_connect(f"/ws/{table_id}") as ws:  # loaded from the database
+            sock = Socket(ws)
+            sock.join([], version=None)
+            assert sock.recv_type("state")["state"] == last["state"]

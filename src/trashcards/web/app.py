@@ -205,6 +205,7 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
         pass
     finally:
         table.detach(conn)
+        hub.release(table)
         writer.cancel()
 
 

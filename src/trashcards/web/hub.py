@@ -55,6 +55,11 @@ class Hub:
                 table.schedule()
         return len(ids)
 
+    def release(self, table: Table) -> None:
+        """Forget a finished table nobody watches (it is loaded again if asked for)."""
+        if table.status == "over" and not table.conns and not table.lock.locked():
+            self.tables.pop(table.id, None)
+
     def close(self) -> None:
         for table in self.tables.values():
             table.cancel()
