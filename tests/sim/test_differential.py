@@ -11,6 +11,9 @@ match the kernel plays is traced into a ``trash/1`` record, and:
 * the statistics the reference tally counts from the replayed events equal the kernel's,
   and the kernel's untraced bulk path (:func:`fast.play_chunk`) gives the same totals for
   that match as the traced one.
+
+2,268 matches over fixed tables, then 80 drawn by hypothesis from every table the rules
+accept (any packs, Jokers, wild ranks, board size, target, variants, bots, seed, index).
 """
 
 from __future__ import annotations
@@ -19,11 +22,14 @@ import zlib
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
 from trashcards.actions import Action
 from trashcards.bots import make_bot
+from trashcards.errors import RulesError
 from trashcards.record import Record
 from trashcards.rules import Rules
 from trashcards.sim import fast
@@ -90,6 +96,25 @@ def _same_stats(a: SimStats, b: SimStats) -> bool:
     return a.to_json() | {"elapsed_s": 0} == b.to_json() | {"elapsed_s": 0}
 
 
+def _check_match(rules: Rules, bots: list[str], seed: int, index: int) -> None:
+    match = fast.play_traced(rules, bots, seed, index)
+    state, stats = _replay_with_bots(match.record, bots, seed, index)
+
+    assert state.match_winner == match.winner
+    assert state.rounds_won == match.rounds_won
+    assert state.round == match.rounds
+    assert state.dealer == match.dealer
+    for board, kernel_board in zip(state.boards, match.boards, strict=True):
+        assert (board.size, board.cards, board.up) == (
+            kernel_board.size, kernel_board.cards, kernel_board.up)
+    assert state.discard == match.discard
+    assert state.stock == match.stock
+
+    assert _same_stats(stats, match.stats)
+    bulk = fast.play_chunk(rules, bots, seed, index, 1)
+    assert _same_stats(bulk, match.stats)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize(("name", "fields"), CONFIGS, ids=[name for name, _ in CONFIGS])
@@ -98,20 +123,37 @@ def test_kernel_games_replay_identically_with_the_engine_and_its_bots(
     rules = Rules.from_dict(fields)
     seed = zlib.crc32(f"{name}/{players}".encode())
     for index in range(MATCHES):
-        bots = _bots(players, index)
-        match = fast.play_traced(rules, bots, seed, index)
-        state, stats = _replay_with_bots(match.record, bots, seed, index)
+        _check_match(rules, _bots(players, index), seed, index)
 
-        assert state.match_winner == match.winner
-        assert state.rounds_won == match.rounds_won
-        assert state.round == match.rounds
-        assert state.dealer == match.dealer
-        for board, kernel_board in zip(state.boards, match.boards, strict=True):
-            assert (board.size, board.cards, board.up) == (
-                kernel_board.size, kernel_board.cards, kernel_board.up)
-        assert state.discard == match.discard
-        assert state.stock == match.stock
 
-        assert _same_stats(stats, match.stats)
-        bulk = fast.play_chunk(rules, bots, seed, index, 1)
-        assert _same_stats(bulk, match.stats)
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[Rules, list[str]]:
+    """Any table the rules accept (up to 3 packs), with any kernel bots."""
+    players = draw(st.integers(2, 4))
+    start_size = draw(st.integers(1, 10))
+    fields = {
+        "decks": draw(st.sampled_from([None, 1, 2, 3])),
+        "jokers_per_deck": draw(st.integers(0, 4)),
+        "wild_ranks": draw(st.lists(st.sampled_from(["J", "Q", "K"]), unique=True)),
+        "start_size": start_size,
+        "rounds_to_win": draw(st.one_of(st.none(), st.integers(1, start_size))),
+        "call_trash": draw(st.booleans()),
+        "last_chance": draw(st.booleans()),
+    }
+    try:
+        rules = Rules.preset_named("standard").with_fields(fields)
+        rules.check_players(players)
+    except RulesError:
+        assume(False)
+    bots = draw(st.lists(st.sampled_from(KERNEL_BOTS), min_size=players, max_size=players))
+    return rules, bots
+
+
+@pytest.mark.slow
+@settings(max_examples=80, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables(), seed=st.integers(-(2**70), 2**70), index=st.integers(0, 2**40))
+def test_any_table_replays_identically(table: tuple[Rules, list[str]], seed: int,
+                                       index: int) -> None:
+    rules, bots = table
+    _check_match(rules, bots, seed, index)
