@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -62,3 +64,16 @@ def test_simulate_refuses_a_ray_address_without_the_ray_backend() -> None:
     result = simulate("--bots", "greedy,greedy", "--ray-address", "auto")
     assert result.returncode == 2
     assert "--ray-address needs --backend ray" in result.stderr
+
+
+def test_without_numba_simulate_says_so_and_uses_the_reference_engine(tmp_path: Path) -> None:
+    (tmp_path / "numba.py").write_text('raise ImportError("No module named numba")\n')
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-m", "trashcards", "simulate", "--bots",
+                             "greedy,kid", "--matches", "3", "--preset", "kids", "--json"],
+                            capture_output=True, text=True, timeout=300, check=False, env=env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["engine"] == "reference"
+    message = " ".join(result.stderr.split())
+    assert "the fast engine is not available (No module named numba)" in message
+    assert "pip install 'trashcards[sim]'" in message

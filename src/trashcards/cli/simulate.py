@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -56,7 +57,7 @@ def make_runner(engine: str | None, backend: str, ray_address: str | None,
                                  param_hint="--ray-address")
     runner = Runner(engine, backend, workers, ray_address=ray_address)
     if runner.notice:
-        console.print(f"[yellow]note:[/] {runner.notice}")
+        console.print(f"[yellow]note:[/] {escape(runner.notice)}")
     return runner
 
 

@@ -98,8 +98,8 @@ def fast_engine_problem() -> str | None:
 def choose_engine(requested: str | None) -> EngineChoice:
     """The engine to use for ``requested`` (``None``: the fast one when available).
 
-    Asking for ``fast`` where numba (the ``sim`` extra) or the kernel is missing falls
-    back to the reference engine with a notice saying so.
+    Asking for ``fast`` (or for the default) where numba (the ``sim`` extra) or the kernel
+    is missing falls back to the reference engine with a notice saying so.
     """
     if requested is not None and requested not in ENGINES:
         raise ValueError(f"unknown engine {requested!r}; the engines are {', '.join(ENGINES)}")
@@ -108,8 +108,6 @@ def choose_engine(requested: str | None) -> EngineChoice:
     problem = fast_engine_problem()
     if problem is None:
         return EngineChoice("fast")
-    if requested is None:
-        return EngineChoice("reference")
     return EngineChoice("reference", (
         f"the fast engine is not available ({problem}); using the reference engine. "
         "Install it with: pip install 'trashcards[sim]'"))
