@@ -325,9 +325,9 @@ class Table:
 
     def schedule(self) -> None:
         """Start what the table waits for: a bot's move or the pause between rounds."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-        self._task = None
+        task, self._task = self._task, None
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()  # a bot's move or a pause that the table no longer waits for
         state = self.state
         if state is None or state.phase is Phase.MATCH_OVER:
             return
