@@ -49,7 +49,7 @@ class RecordingRandom(random.Random):
         super().__init__(seed)
         self.outputs: list[list[Any]] = []
 
-    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+    def shuffle(self, x: Any) -> None:
         super().shuffle(x)
         self.outputs.append(list(x))
 
@@ -61,7 +61,7 @@ class ScriptedRandom(random.Random):
         super().__init__(0)
         self.outputs = list(outputs)
 
-    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+    def shuffle(self, x: Any) -> None:
         result = self.outputs.pop(0)
         assert Counter(c.text for c in result) == Counter(c.text for c in x)
         x[:] = result

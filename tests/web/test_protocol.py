@@ -361,5 +361,6 @@ def test_partial_record_stops_before_the_current_deal(client: TestClient) -> Non
     assert response.headers["x-trash-record"] == "partial"
     assert "attachment" in response.headers["content-disposition"]
     record = loads(response.text)
-    assert [str(m) for m in record.moves] == ["dealer " + str(record.moves[0].move.seat)]
+    assert len(record.moves) == 1
+    assert str(record.moves[0]).startswith("dealer ")
     assert "deck" not in response.text
