@@ -215,7 +215,50 @@ def test_traced_match_tells_its_statistics() -> None:
     assert match.rounds_won[match.winner] == STANDARD.target_rounds
 
 
+def test_values_beyond_the_histograms_are_counted_exactly() -> None:
+    acc = fast.Accumulators(2, 2)
+    acc.acc[:, kernel.A_ROUNDS] = 1
+    acc.overflow[0, 0] = (0, 5000)
+    acc.overflow[1, 0] = (0, 5000)
+    acc.overflow[1, 1] = (1, 400)
+    acc.acc[0, kernel.A_OVERFLOW] = 1
+    acc.acc[1, kernel.A_OVERFLOW] = 2
+    acc.turns[0, 7] = 1
+    acc.drain()
+    assert acc.acc[:, kernel.A_OVERFLOW].tolist() == [0, 0]
+    acc.overflow[0, 0] = (0, 6000)
+    acc.acc[0, kernel.A_OVERFLOW] = 1
+    stats = acc.stats()
+    assert stats.turns_hist == {7: 1, 5000: 2, 6000: 1}
+    assert stats.rounds_hist == {400: 1}
+    acc.acc[1, kernel.A_ERROR] = 1
+    with pytest.raises(RuntimeError, match="out-of-range"):
+        acc.stats()
+
+
 # -- refusals ---------------------------------------------------------------------------------
+
+NO_WILDS_ONE_PACK = STANDARD.with_fields({"wild_ranks": [], "decks": 1})
+
+
+def test_a_deadlocked_round_is_stopped_and_named() -> None:
+    """Four boards, one pack, no wild card: every board needs one card of each rank and
+    there are exactly four, so a needed card can lie face down where only another needed
+    card could free it, and the round has no end. The kernel stops it and says so."""
+    with pytest.raises(fast.DeadlockError, match=r"match \d+: a round went on past"):
+        fast.play_chunk(NO_WILDS_ONE_PACK, ["greedy"] * 4, 0, 0, 10)
+    stuck = next(i for i in range(10) if _deadlocks(i))
+    with pytest.raises(fast.DeadlockError, match=f"match {stuck}:"):
+        fast.play_traced(NO_WILDS_ONE_PACK, ["greedy"] * 4, 0, stuck)
+
+
+def _deadlocks(index: int) -> bool:
+    try:
+        fast.play_chunk(NO_WILDS_ONE_PACK, ["greedy"] * 4, 0, index, 1)
+    except fast.DeadlockError:
+        return True
+    return False
+
 
 def test_unknown_bots_and_bad_tables_are_refused() -> None:
     with pytest.raises(ValueError, match="no bot 'nobody'"):

@@ -34,7 +34,7 @@ from . import kernel as k
 from .rng import seed_key
 from .tables import Table
 
-__all__ = ["Accumulators", "Board", "TracedMatch", "match_record", "play_chunk",
+__all__ = ["Accumulators", "Board", "DeadlockError", "TracedMatch", "match_record", "play_chunk",
            "play_traced"]
 
 #: Matches per kernel call between two progress reports.
@@ -49,8 +49,16 @@ _VERBS: Final = {k.V_STOCK: STOCK, k.V_DISCARD: DISCARD, k.V_SWAP: SWAP, k.V_TRA
 Ints = npt.NDArray[np.int64]
 
 
+class DeadlockError(RuntimeError):
+    """A round of the kernel ran past :data:`~trashcards.sim.kernel.MAX_TURNS` turns."""
+
+
 class Accumulators:
-    """Per-block running totals of the kernel; :meth:`stats` adds them up."""
+    """Per-block running totals of the kernel; :meth:`stats` adds them up.
+
+    Values beyond a histogram's range come back in a small per-block overflow list,
+    which :meth:`drain` (after every kernel call) moves into Python dictionaries.
+    """
 
     def __init__(self, players: int, blocks: int) -> None:
         self.players = players
@@ -58,23 +66,46 @@ class Accumulators:
         self.turns: Ints = np.zeros((blocks, k.TURNS_HIST), dtype=np.int64)
         self.rounds: Ints = np.zeros((blocks, k.ROUNDS_HIST), dtype=np.int64)
         self.overflow: Ints = np.zeros((blocks, k.OVERFLOW_SIZE, 2), dtype=np.int64)
+        self.long_turns: dict[int, int] = {}
+        self.long_rounds: dict[int, int] = {}
+
+    def drain(self) -> None:
+        """Check the kernel's error flags; move the overflow lists into the dictionaries."""
+        errors = set(self.acc[:, k.A_ERROR].tolist())
+        if 2 in errors:
+            stuck = min(i for i in self.acc[:, k.A_STUCK].tolist() if i) - 1
+            raise DeadlockError(
+                f"match {stuck}: a round went on past {k.MAX_TURNS:,} turns and was stopped. "
+                "With these rules a round can deadlock (too few wild cards: each card a "
+                "board still needs lies face down where only another such card could free "
+                "it); the reference engine would play it forever")
+        if 1 in errors:
+            raise RuntimeError("more out-of-range histogram values than the kernel keeps "
+                               f"({k.OVERFLOW_SIZE} per block and call)")
+        for block in range(self.acc.shape[0]):
+            for kind, value in self.overflow[block, : self.acc[block, k.A_OVERFLOW]].tolist():
+                hist = self.long_turns if kind == 0 else self.long_rounds
+                hist[value] = hist.get(value, 0) + 1
+        self.acc[:, k.A_OVERFLOW] = 0
+
+    def add(self, other: Accumulators) -> None:
+        """Add ``other``'s totals (same number of blocks) into these."""
+        other.drain()
+        self.acc += other.acc
+        self.turns += other.turns
+        self.rounds += other.rounds
+        for mine, theirs in ((self.long_turns, other.long_turns),
+                             (self.long_rounds, other.long_rounds)):
+            for value, n in theirs.items():
+                mine[value] = mine.get(value, 0) + n
 
     def stats(self, elapsed_s: float = 0.0) -> SimStats:
         """The totals as :class:`SimStats`."""
-        errors = set(self.acc[:, k.A_ERROR].tolist())
-        if 2 in errors:
-            raise RuntimeError(f"a round ran past {k.MAX_TURNS:,} turns: a kernel bug")
-        if 1 in errors:
-            raise RuntimeError("more out-of-range histogram values than the kernel keeps "
-                               f"({k.OVERFLOW_SIZE} per block): play smaller chunks")
+        self.drain()
         acc = self.acc.sum(axis=0)
         players = self.players
-        turns_hist = _hist(self.turns.sum(axis=0))
-        rounds_hist = _hist(self.rounds.sum(axis=0))
-        for block in range(self.acc.shape[0]):
-            for kind, value in self.overflow[block, : self.acc[block, k.A_OVERFLOW]]:
-                hist = turns_hist if kind == 0 else rounds_hist
-                hist[int(value)] = hist.get(int(value), 0) + 1
+        turns_hist = _hist(self.turns.sum(axis=0), self.long_turns)
+        rounds_hist = _hist(self.rounds.sum(axis=0), self.long_rounds)
         return SimStats(
             players=players,
             matches=int(acc[k.A_MATCHES]),
@@ -85,14 +116,16 @@ class Accumulators:
             round_wins=[int(v) for v in acc[k.A_ROUND_WINS: k.A_ROUND_WINS + players]],
             first_player_wins=int(acc[k.A_FIRST_WINS]),
             round_starter_wins=int(acc[k.A_STARTER_WINS]),
-            turns_hist=dict(sorted(turns_hist.items())),
-            rounds_hist=dict(sorted(rounds_hist.items())),
+            turns_hist=turns_hist,
+            rounds_hist=rounds_hist,
             elapsed_s=elapsed_s,
         )
 
 
-def _hist(counts: Ints) -> dict[int, int]:
-    return {int(value): int(n) for value, n in enumerate(counts) if n}
+def _hist(counts: Ints, beyond: dict[int, int]) -> dict[int, int]:
+    hist = {value: n for value, n in enumerate(counts.tolist()) if n}
+    hist.update(beyond)  # every key of ``beyond`` is past the end of ``counts``
+    return dict(sorted(hist.items()))
 
 
 def play_chunk(rules: Rules, bots: Sequence[str], seed: int, start: int, count: int,
@@ -127,6 +160,7 @@ def play_chunk(rules: Rules, bots: Sequence[str], seed: int, start: int, count: 
             n = min(SLICE, count - done)
             k.play_many(table.params, table.roles, table.ranks, table.codes, skey,
                         start + done, n, acc.acc, acc.turns, acc.rounds, acc.overflow)
+            acc.drain()
             done += n
             if progress is not None:
                 progress(n)
@@ -187,25 +221,13 @@ def _traced(table: Table, seed: int, index: int, acc: Accumulators) -> TracedMat
         k.play_traced(table.params, table.roles, table.ranks, table.codes, skey, index,
                       trial.acc[0], trial.turns[0], trial.rounds[0], trial.overflow[0],
                       log, lp, final)
+        trial.drain()  # a deadlocked match raises here, before its huge log is decoded
         if lp[0] <= size:
             break
         size = int(lp[0])
     stats = trial.stats()
-    _merge(acc, trial)
+    acc.add(trial)
     return _decode(table, log[: int(lp[0])], final, stats)
-
-
-def _merge(into: Accumulators, other: Accumulators) -> None:
-    n = int(into.acc[0, k.A_OVERFLOW])
-    extra = int(other.acc[0, k.A_OVERFLOW])
-    if n + extra > k.OVERFLOW_SIZE:
-        into.acc[0, k.A_ERROR] = 1
-    else:
-        into.overflow[0, n: n + extra] = other.overflow[0, :extra]
-    into.acc += other.acc
-    into.acc[0, k.A_OVERFLOW] = min(n + extra, k.OVERFLOW_SIZE)
-    into.turns += other.turns
-    into.rounds += other.rounds
 
 
 def _decode(table: Table, log: npt.NDArray[np.int32], final: Ints,

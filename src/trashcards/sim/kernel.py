@@ -48,6 +48,7 @@ __all__ = [
     "A_ROUNDS",
     "A_ROUND_WINS",
     "A_STARTER_WINS",
+    "A_STUCK",
     "A_TURNS",
     "A_WINS",
     "LOG_ACTION",
@@ -107,14 +108,17 @@ A_WINS: Final = 6  # … 9, one per seat
 A_ROUND_WINS: Final = 10  # … 13
 A_OVERFLOW: Final = 14  # entries used in the overflow list
 A_ERROR: Final = 15  # 1: the overflow list overflowed; 2: a round ran past MAX_TURNS
-ACC_SIZE: Final = 16
+A_STUCK: Final = 16  # 1 + the index of the first match stopped at MAX_TURNS (0: none)
+ACC_SIZE: Final = 17
 
 #: Histogram sizes: turns per round, rounds per match; larger values go to the overflow
 #: list as (0, turns) or (1, rounds) pairs.
 TURNS_HIST: Final = 1024
 ROUNDS_HIST: Final = 128
 OVERFLOW_SIZE: Final = 1024
-#: A round with more turns than this is abandoned with an error (a bug, not a game).
+#: A round with more turns than this is stopped and reported: it is deadlocked (when wild
+#: cards are scarce, each card a board still needs can lie face down where only another
+#: such card could free it; the rules have no end for such a round).
 MAX_TURNS: Final = 1_000_000
 
 # -- kernel-private constants ---------------------------------------------------------------
@@ -678,9 +682,11 @@ def play_many(params: Array, roles: Array, ranks: Array,
             players, ncards)
         for index in range(lo, hi):
             mk = _mix64(skey + np.uint64(index + 1) * _G)
-            _play(params, roles, ranks, bots, mk, deck, discard, bcard, down, wildm, sizes,
-                  rounds_won, keys, ctr, unseen, counts, acc[b], thist[b], rhist[b], ovf[b], False,
-                  log, lp)
+            winner = _play(params, roles, ranks, bots, mk, deck, discard, bcard, down, wildm,
+                           sizes, rounds_won, keys, ctr, unseen, counts, acc[b], thist[b],
+                           rhist[b], ovf[b], False, log, lp)[0]
+            if winner < 0 and acc[b, A_STUCK] == 0:
+                acc[b, A_STUCK] = index + 1
 
 
 @_jit()
@@ -702,6 +708,8 @@ def play_traced(params: Array, roles: Array, ranks: Array,
     winner, nrounds, dl, sp, se, dealer = _play(
         params, roles, ranks, bots, mk, deck, discard, bcard, down, wildm, sizes, rounds_won,
         keys, ctr, unseen, counts, acc, thist, rhist, ovf, True, log, lp)
+    if winner < 0 and acc[A_STUCK] == 0:
+        acc[A_STUCK] = index + 1
     final[0] = winner
     final[1] = nrounds
     final[2] = dealer
