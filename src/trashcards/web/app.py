@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -49,6 +50,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         store = Store(settings.db_path)
         holder["hub"] = Hub(settings, store)
         await holder["hub"].resume()
+        gc.freeze()  # what start-up made lives as long as the server: never scan it again
         try:
             yield
         finally:

@@ -61,7 +61,9 @@ class Table:
         self.lock = asyncio.Lock()
         self.state: State | None = None
         self.moves: list[str] = []
-        self.move_events: list[tuple[Event, ...]] = []
+        #: the events of each move as JSON text, comma-separated (kept as text: strings
+        #: are not tracked by the garbage collector, so long games cost no GC pauses)
+        self.move_events: list[str] = []
         self.conns: set[Connection] = set()
         self.ready: set[int] = set()
         self.rng = settings.chance_rng(table_id)
@@ -84,7 +86,7 @@ class Table:
             record = Record(rules, tuple(s.name or "" for s in seats), entries)
             state = new_match(rules, record.players)
             for state, events in record.steps():  # noqa: B007 - keep the last state
-                table.move_events.append(events)
+                table.move_events.append(_events_text(events))
             table.state = state
             table.moves = list(moves)
         return table
@@ -217,8 +219,8 @@ class Table:
                 or self.version - since > self.settings.max_catchup:
             conn.send(self._state_frame(conn.view_seat))
         else:
-            events = [e for batch in self.move_events[since:] for e in batch]
-            conn.send(self._events_frame(since, events, conn.view_seat))
+            conn.send(self._events_frame(since, _joined(self.move_events[since:]),
+                                         conn.view_seat))
 
     def _seat_for(self, token: str) -> int:
         seat = self.seat_of(token)
@@ -313,10 +315,11 @@ class Table:
         self.status = status
         self.state = state
         self.moves.extend(entries)
-        self.move_events.extend(batches)
+        texts = [_events_text(batch) for batch in batches]
+        self.move_events.extend(texts)
         if state.phase is not Phase.ROUND_OVER:
             self.ready.clear()
-        self._broadcast_events(start, [e for batch in batches for e in batch])
+        self._broadcast_events(start, _joined(texts))
         self.schedule()
 
     async def _deal(self) -> None:
@@ -369,25 +372,21 @@ class Table:
         return dumps({"type": "state", "version": self.version, "seat": seat,
                       "state": view_json(view(self.state, seat))})
 
-    def _events_frame(self, since: int, events: list[Event], seat: int | None,
-                      events_text: str | None = None) -> str:
-        """An ``events`` message for ``seat``; ``events_text`` is the events' JSON if it
-        was already made (the same for every seat)."""
+    def _events_frame(self, since: int, events_text: str, seat: int | None) -> str:
+        """An ``events`` message for ``seat``: ``events_text`` is the events' JSON list
+        (the same for every seat) and the state is this seat's view."""
         assert self.state is not None
-        if events_text is None:
-            events_text = dumps([event_to_json(e) for e in events])
         seat_text = "null" if seat is None else str(seat)
         return (f'{{"type":"events","from_version":{since},"version":{self.version},'
                 f'"seat":{seat_text},"events":{events_text},'
                 f'"state":{dumps(view_json(view(self.state, seat)))}}}')
 
-    def _broadcast_events(self, since: int, events: list[Event]) -> None:
-        events_text = dumps([event_to_json(e) for e in events])
+    def _broadcast_events(self, since: int, events_text: str) -> None:
         frames: dict[int | None, str] = {}
         for conn in self.conns:
             seat = conn.view_seat
             if seat not in frames:
-                frames[seat] = self._events_frame(since, events, seat, events_text)
+                frames[seat] = self._events_frame(since, events_text, seat)
             conn.send(frames[seat])
 
     def _broadcast_table(self) -> None:
@@ -398,3 +397,13 @@ class Table:
 
 def _taken(seat: SeatRow) -> bool:
     return seat.kind != "open" or seat.token_hash is not None
+
+
+def _events_text(events: Sequence[Event]) -> str:
+    """The events of one move as JSON objects separated by commas (no brackets)."""
+    return ",".join(dumps(event_to_json(e)) for e in events)
+
+
+def _joined(texts: Sequence[str]) -> str:
+    """The JSON list of the events of several moves."""
+    return "[" + ",".join(t for t in texts if t) + "]"
