@@ -19,4 +19,5 @@ def test_package_docstring_examples() -> None:
 def test_readme_python_examples() -> None:
     result = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
                               optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 5
     assert result.failed == 0

@@ -424,16 +424,33 @@ class _Work:
             self._end_turn()
 
     def _stock_empty(self, due: Due) -> None:
-        """The stock is empty when a card must be drawn (RULES.md §5.4)."""
+        """The stock is empty when a card must be drawn (RULES.md §5.4). The round ends
+        with no winner when nothing is left to reshuffle, or when it is stuck."""
         seat = self.turn
         assert seat is not None
         self.in_hand = None
-        if len(self.discard) <= 1:
+        if len(self.discard) <= 1 or (due is Due.RESHUFFLE and self._stuck()):
             self.events.append(RoundVoid(self.round))
             self.phase, self.due, self.turn = Phase.ROUND_OVER, None, None
             return
         self.events.append(StockEmpty(seat))
         self.phase, self.due = Phase.CHANCE, due
+
+    def _stuck(self) -> bool:
+        """Whether no card can ever be placed again this round.
+
+        With the stock empty, every card off the boards is in the (public) discard pile;
+        if none of them is playable on any board, no board can change any more and the
+        stock would be reshuffled for ever. This happens only with few or no wilds (e.g.
+        four players on one pack with no wild rank). Not while a claim or a last-chance
+        lap is pending: those end the round anyway.
+        """
+        if self.unclaimed or self.final_from is not None:
+            return False
+        self._store_board()
+        roles = self.roles
+        return not any(playable(card, board, roles)
+                       for card in set(self.discard) for board in self.boards)
 
     def _discard(self, card: Card) -> None:
         self.discard.append(card)

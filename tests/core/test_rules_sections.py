@@ -549,3 +549,17 @@ def test_11_bad_rules_are_refused_naming_the_field(data: dict[str, object], fiel
 def test_11_rounds_to_win_follows_start_size() -> None:
     assert Rules(start_size=6).target_rounds == 6
     assert Rules.from_dict({"preset": "kids"}).target_rounds == 5
+
+
+def test_5_4_a_stuck_round_ends_with_no_winner_instead_of_reshuffling_for_ever() -> None:
+    # No wild rank, no Joker: every card off the boards is unplayable for both boards
+    # (duplicates of face-up naturals, and Jacks, Queens and Kings are trash).
+    rules = Rules(wild_ranks=())
+    boards = ["Ah 2h 3h 4h 5h 6h 7h 8h 9h (Ts)", "Ac 2c 3c 4c 5c 6c 7c 8c 9c (Th)"]
+    stuck = position(boards, discard="As 2s Jd Qd Kd", rules=rules)
+    state, events = play_events(stuck, "stock")
+    assert state.phase is Phase.ROUND_OVER
+    assert state.round_winners == ()
+    assert event_names(events) == ["round_void"]
+    alive = position(boards, discard="As 2s Td Qd Kd", rules=rules)  # Td fits both boards
+    assert play(alive, "stock").phase is Phase.CHANCE
