@@ -180,17 +180,14 @@ def test_a_table_whose_last_seat_was_taken_before_a_crash_starts(tmp_path: Path)
 
 
 def test_a_connection_that_cannot_keep_up_is_dropped() -> None:
-    import asyncio
-
     from trashcards.web.connection import Connection
 
-    async def fill() -> list[str | None]:
-        conn = Connection(max_queue=3)
-        for n in range(5):
-            conn.send(f"frame {n}")
-        return [conn.queue.get_nowait() for _ in range(conn.queue.qsize())]
-
-    assert asyncio.run(fill()) == ["frame 0", "frame 1", "frame 2", None]
+    conn = Connection(max_queue=3)
+    for n in range(5):
+        conn.send(f"frame {n}")
+    queued = [conn.queue.get_nowait() for _ in range(conn.queue.qsize())]
+    assert queued == ["frame 0", "frame 1", "frame 2", None]  # None: close the socket
+    assert conn.dropped
 
 
 def test_a_finished_table_shows_its_last_state_to_new_watchers(tmp_path: Path) -> None:
