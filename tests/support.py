@@ -84,7 +84,7 @@ def position(boards: Sequence[str], stock: str = "", discard: str = "", turn: in
     """A position in the draw phase written as text: each board lists its slots from 1,
     a face-down card in parentheses, e.g. ``"Ah (2c) Jd (Qs)"``; ``stock`` top first,
     ``discard`` bottom first. Card conservation is not checked: this is for rule tests."""
-    from trashcards.state import Board, Phase
+    from trashcards.state import Board, Phase, public_seats
 
     rules = rules or Rules()
     parsed = []
@@ -96,11 +96,13 @@ def position(boards: Sequence[str], stock: str = "", discard: str = "", turn: in
             up.append(not face_down)
         parsed.append(Board(len(cards), tuple(cards), tuple(up)))
     players = len(boards)
+    names = tuple(f"P{s}" for s in range(players))
+    won = tuple(rounds_won or (0,) * players)
     return State(
-        rules=rules, names=tuple(f"P{s}" for s in range(players)), phase=Phase.DRAW,
+        rules=rules, names=names, phase=Phase.DRAW,
         due=None, round=round_no, dealer=(turn - 1) % players, turn=turn, in_hand=None,
         stock=parse_cards(stock), discard=parse_cards(discard), boards=tuple(parsed),
-        rounds_won=tuple(rounds_won or (0,) * players),
+        rounds_won=won, seats=public_seats(names, won, tuple(parsed)),
     )
 
 

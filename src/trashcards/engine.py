@@ -56,7 +56,7 @@ from .events import (
     TurnPassed,
 )
 from .rules import WILD as WILD_ROLE
-from .state import Board, Due, Phase, State, seat_view, standings
+from .state import Board, Due, Phase, PlayerView, State, seat_view, standings
 
 __all__ = ["apply", "chance_due", "is_legal", "legal_actions", "playable", "verify"]
 
@@ -262,10 +262,10 @@ class _Work:
     """A state being changed by one move: mutable copies of what the move may touch."""
 
     __slots__ = (
-        "board_cards", "board_up", "boards", "called", "dealer", "discard", "due", "events",
-        "face_down", "final_from", "in_hand", "match_winner", "must_play", "phase", "roles",
-        "round", "round_winners", "rounds_won", "rules", "seat_loaded", "seats", "state",
-        "stock", "turn", "unclaimed",
+        "board_cards", "board_public", "board_up", "boards", "called", "dealer", "discard",
+        "due", "events", "face_down", "final_from", "in_hand", "match_winner", "must_play",
+        "phase", "roles", "round", "round_winners", "rounds_won", "rules", "seat_loaded",
+        "seats", "state", "stock", "turn", "unclaimed",
     )
 
     def __init__(self, state: State) -> None:
@@ -293,6 +293,7 @@ class _Work:
         self.seat_loaded: int | None = None
         self.board_cards: list[Card] = []
         self.board_up: list[bool] = []
+        self.board_public: list[Card | None] = []
         self.face_down = 0
 
     def freeze(self) -> State:
@@ -318,6 +319,7 @@ class _Work:
             board = self.boards[seat]  # type: ignore[index]
             self.board_cards = list(board.cards)
             self.board_up = list(board.up)
+            self.board_public = list(self.seats[seat].slots)  # type: ignore[index]
             self.face_down = self.board_up.count(False)
             self.seat_loaded = seat
 
@@ -326,8 +328,9 @@ class _Work:
         if seat is not None:
             size = self.boards[seat].size
             self.boards[seat] = Board(size, tuple(self.board_cards), tuple(self.board_up))
+            self.seats[seat] = PlayerView(self.state.names[seat], self.rounds_won[seat], size,
+                                          tuple(self.board_public))
             self.seat_loaded = None
-            self._refresh_seat(seat)
 
     # -- chance moves --
 
@@ -416,6 +419,7 @@ class _Work:
             k = self.roles[held] - 1
             wild_card = self.board_cards[k]
             self.board_cards[k] = held
+            self.board_public[k] = held
             self.events.append(Swapped(seat, k + 1, held, wild_card))
             self.must_play = False
             self._resolve(wild_card)
@@ -463,6 +467,7 @@ class _Work:
         assert seat is not None
         turned = self.board_cards[k]
         self.board_cards[k] = card
+        self.board_public[k] = card
         self.board_up[k] = True
         self.face_down -= 1
         self.must_play = False

@@ -7,14 +7,14 @@ A :class:`State` is never shown to a player, a bot or a client: they get
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 from .cards import Card
 from .rules import Rules
 
-__all__ = ["Board", "Due", "Phase", "PlayerView", "State", "new_match", "seat_view", "standings"]
+__all__ = ["Board", "Due", "Phase", "PlayerView", "State", "new_match", "public_seats",
+           "seat_view", "standings"]
 
 
 class Phase(StrEnum):
@@ -37,8 +37,7 @@ class Due(StrEnum):
     PENALTY_RESHUFFLE = "penalty_reshuffle"  # then the call-trash penalty card is drawn
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
+class Board(NamedTuple):
     """One player's board: ``size`` slots; ``cards[k]`` is slot k+1, ``up[k]`` whether it is
     face up. Empty (``cards == ()``) before the first deal."""
 
@@ -56,8 +55,7 @@ class Board:
         return bool(self.cards) and False not in self.up
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
+class PlayerView(NamedTuple):
     """A player as everyone sees them; ``slots[k]`` is slot k+1, ``None`` if face down."""
 
     name: str
@@ -77,9 +75,15 @@ def seat_view(name: str, rounds_won: int, board: Board) -> PlayerView:
                              for card, up in zip(board.cards, board.up, strict=True)]))
 
 
-@dataclass(frozen=True, slots=True)
-class State:
-    """Everything about a match at one moment. Treat as a value; build with the engine.
+def public_seats(names: tuple[str, ...], rounds_won: tuple[int, ...],
+                 boards: tuple[Board, ...]) -> tuple[PlayerView, ...]:
+    """The public part of every seat."""
+    return tuple(seat_view(name, won, board)
+                 for name, won, board in zip(names, rounds_won, boards, strict=True))
+
+
+class State(NamedTuple):
+    """Everything about a match at one moment, an immutable value made by the engine.
 
     ``turn`` is the seat whose turn it is (also while a reshuffle in that turn is due);
     ``to_act`` is that seat only when a decision is due. ``stock`` is top card first;
@@ -88,7 +92,11 @@ class State:
     that completed without calling and claim at their next turn; ``final_from``: under
     last chance, the seat whose completion started the final cycle. ``seats`` is the
     public part of each seat (:class:`PlayerView`), kept in step with ``boards`` and
-    ``rounds_won`` by the engine (computed from them when not given).
+    ``rounds_won`` by the engine (:func:`public_seats`).
+
+    Board, PlayerView, State and View are named tuples rather than frozen dataclasses:
+    the engine makes one or more of each per move, and a tuple is built three times
+    faster (``benchmarks/engine.py``).
     """
 
     rules: Rules
@@ -111,13 +119,6 @@ class State:
     match_winner: int | None = None
     seats: tuple[PlayerView, ...] = ()
 
-    def __post_init__(self) -> None:
-        if not self.seats:
-            object.__setattr__(self, "seats", tuple(
-                seat_view(name, won, board)
-                for name, won, board in zip(self.names, self.rounds_won, self.boards,
-                                            strict=True)))
-
     @property
     def players(self) -> int:
         return len(self.names)
@@ -139,6 +140,7 @@ def new_match(rules: Rules, names: tuple[str, ...] | list[str]) -> State:
     """The state before the cut for the first dealer: a ``dealer`` chance move is due."""
     names = tuple(names)
     rules.check_players(len(names))
+    boards = tuple(Board(rules.start_size) for _ in names)
     return State(
         rules=rules,
         names=names,
@@ -150,8 +152,9 @@ def new_match(rules: Rules, names: tuple[str, ...] | list[str]) -> State:
         in_hand=None,
         stock=(),
         discard=(),
-        boards=tuple(Board(rules.start_size) for _ in names),
+        boards=boards,
         rounds_won=(0,) * len(names),
+        seats=public_seats(names, (0,) * len(names), boards),
     )
 
 

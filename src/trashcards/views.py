@@ -7,7 +7,7 @@ included — and the stock is only a count, so nothing built on a view can revea
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .actions import Action
 from .cards import Card
@@ -18,8 +18,7 @@ from .state import Phase, PlayerView, State, standings
 __all__ = ["PlayerView", "View", "view"]
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """The match as ``seat`` sees it (``seat=None``: a spectator).
 
     ``legal`` are the actions of the seat to act (public: they follow from face-up cards

@@ -133,9 +133,7 @@ def test_4_1_players_tied_for_lowest_cut_again() -> None:
 
 def test_4_3_deal_one_card_at_a_time_from_dealers_left_skipping_full_boards() -> None:
     rules = Rules.preset_named("kids")
-    state = new_match(rules, ["A", "B"])
-    state = state.__class__(**{**{f: getattr(state, f) for f in state.__dataclass_fields__},
-                               "rounds_won": (3, 0)})
+    state = new_match(rules, ["A", "B"])._replace(rounds_won=(3, 0))
     state, _ = apply(state, Dealer(1))
     top = parse_cards("2c 3c 4c 5c 6c 7c 8c 9c")
     rest = tuple(c for c in rules.match_cards(2) if c not in top)
@@ -368,8 +366,7 @@ def test_7_first_to_n_sets_rounds_to_win() -> None:
 def test_7_standings_by_rounds_won_then_fewest_face_down_and_ties_share() -> None:
     state = position(["Ah (2h)", "(As) (2s) (3s)", "(Ad) (2d) (3d)", "Ac 2c (3c) 4c"],
                      rounds_won=[3, 1, 1, 1])
-    state = state.__class__(**{**{f: getattr(state, f) for f in state.__dataclass_fields__},
-                               "match_winner": 0, "phase": Phase.MATCH_OVER})
+    state = state._replace(match_winner=0, phase=Phase.MATCH_OVER)
     assert standings(state) == (1, 3, 3, 2)
 
 
