@@ -279,15 +279,15 @@ class _Work:
         self.turn = state.turn
         self.in_hand = state.in_hand
         self.stock = state.stock
-        self.discard = list(state.discard)
+        self.discard = state.discard
         self.boards = list(state.boards)
-        self.rounds_won = list(state.rounds_won)
+        self.rounds_won = state.rounds_won
         self.seats = list(state.seats)
         self.called = state.called
         self.must_play = state.must_play
-        self.unclaimed = list(state.unclaimed)
+        self.unclaimed = state.unclaimed
         self.final_from = state.final_from
-        self.round_winners = list(state.round_winners)
+        self.round_winners = state.round_winners
         self.match_winner = state.match_winner
         self.events: list[Event] = []
         self.seat_loaded: int | None = None
@@ -301,9 +301,9 @@ class _Work:
         # Positional arguments, in field order: this runs once per move.
         return State(
             self.rules, self.state.names, self.phase, self.due, self.round, self.dealer,
-            self.turn, self.in_hand, self.stock, tuple(self.discard), tuple(self.boards),
-            tuple(self.rounds_won), self.called, self.must_play, tuple(self.unclaimed),
-            self.final_from, tuple(self.round_winners), self.match_winner, tuple(self.seats),
+            self.turn, self.in_hand, self.stock, self.discard, tuple(self.boards),
+            self.rounds_won, self.called, self.must_play, self.unclaimed,
+            self.final_from, self.round_winners, self.match_winner, tuple(self.seats),
         )
 
     def _refresh_seat(self, seat: int) -> None:
@@ -361,10 +361,10 @@ class _Work:
         for seat in range(players):
             self._refresh_seat(seat)
         self.stock = cards[pos:]
-        self.discard = []
+        self.discard = ()
         self.in_hand = None
-        self.round_winners = []
-        self.unclaimed = []
+        self.round_winners = ()
+        self.unclaimed = ()
         self.final_from = None
         self.called = self.must_play = False
         self.turn = (dealer + 1) % players
@@ -406,7 +406,7 @@ class _Work:
             self._resolve(card)
             return
         if verb is Verb.DISCARD:
-            card = self.discard.pop()
+            card, self.discard = self.discard[-1], self.discard[:-1]
             self.events.append(Drew(seat, "discard", card))
             self.must_play = True
             self._resolve(card)
@@ -457,7 +457,7 @@ class _Work:
                        for card in set(self.discard) for board in self.boards)
 
     def _discard(self, card: Card) -> None:
-        self.discard.append(card)
+        self.discard += (card,)
         self.in_hand = None
         self.events.append(Discarded(self.turn, card))  # type: ignore[arg-type]
 
@@ -515,7 +515,7 @@ class _Work:
             if self._win(seat):
                 self._end_turn()
             return
-        self.unclaimed.append(seat)
+        self.unclaimed += (seat,)
         if not self.stock:
             self._stock_empty(Due.PENALTY_RESHUFFLE)
             return
@@ -523,16 +523,16 @@ class _Work:
         self._penalty_card(seat, card)
 
     def _penalty_card(self, seat: int, card: Card) -> None:
-        self.discard.append(card)
+        self.discard += (card,)
         self.events.append(PenaltyDrawn(seat, card))
         self._end_turn()
 
     def _win(self, seat: int) -> bool:
         """``seat`` wins the round; True if play goes on (a last-chance cycle)."""
-        self.rounds_won[seat] += 1
+        self.rounds_won = tuple(won + (s == seat) for s, won in enumerate(self.rounds_won))
         if self.seat_loaded != seat:
             self._refresh_seat(seat)  # a loaded board refreshes when it is stored
-        self.round_winners.append(seat)
+        self.round_winners += (seat,)
         self.events.append(RoundWon(seat, self.round, self.rounds_won[seat]))
         self.in_hand = None
         if self.rounds_won[seat] >= self.rules.target_rounds:
@@ -565,7 +565,7 @@ class _Work:
                 return
             self.turn = seat
             if seat in self.unclaimed:
-                self.unclaimed.remove(seat)
+                self.unclaimed = tuple(s for s in self.unclaimed if s != seat)
                 self.events.append(Claimed(seat))
                 if not self._win(seat):
                     return
