@@ -286,8 +286,7 @@ def test_the_check_catches_a_leaky_server(tmp_path: Path,
         honest = view(state, seat)
         players = tuple(PlayerView(p.name, p.rounds_won, p.board_size, board.cards)
                         for p, board in zip(honest.players, state.boards, strict=True))
-        return type(honest)(**{**{f: getattr(honest, f) for f in honest.__slots__},
-                               "players": players})
+        return honest._replace(players=players)
 
     monkeypatch.setattr(table_module, "view", leaky_view)
     frames, again, _kinds, record = permuted_replay(tmp_path, GAMES[0], check=False)
