@@ -13,12 +13,15 @@ import pytest
 numba = pytest.importorskip("numba")
 np = pytest.importorskip("numpy")
 
-from trashcards.actions import Dealer, Deck, Reshuffle  # noqa: E402
+from trashcards.actions import STOCK, Dealer, Deck, Reshuffle  # noqa: E402
+from trashcards.cards import parse_cards  # noqa: E402
 from trashcards.errors import RulesError  # noqa: E402
+from trashcards.events import Dealt, RoundVoid  # noqa: E402
 from trashcards.record import load  # noqa: E402
 from trashcards.rules import Rules  # noqa: E402
 from trashcards.sim import fast, kernel  # noqa: E402
 from trashcards.sim import rng as krng  # noqa: E402
+from trashcards.sim.tables import Table  # noqa: E402
 from trashcards.simulation import SimStats  # noqa: E402
 from trashcards.simulation import play_chunk as reference_chunk  # noqa: E402
 
@@ -236,29 +239,65 @@ def test_values_beyond_the_histograms_are_counted_exactly() -> None:
         acc.stats()
 
 
-# -- refusals ---------------------------------------------------------------------------------
+# -- stuck rounds -----------------------------------------------------------------------------
 
 NO_WILDS_ONE_PACK = STANDARD.with_fields({"wild_ranks": [], "decks": 1})
 
 
-def test_a_deadlocked_round_is_stopped_and_named() -> None:
-    """Four boards, one pack, no wild card: every board needs one card of each rank and
-    there are exactly four, so a needed card can lie face down where only another needed
-    card could free it, and the round has no end. The kernel stops it and says so."""
-    with pytest.raises(fast.DeadlockError, match=r"match \d+: a round went on past"):
-        fast.play_chunk(NO_WILDS_ONE_PACK, ["greedy"] * 4, 0, 0, 10)
-    stuck = next(i for i in range(10) if _deadlocks(i))
-    with pytest.raises(fast.DeadlockError, match=f"match {stuck}:"):
-        fast.play_traced(NO_WILDS_ONE_PACK, ["greedy"] * 4, 0, stuck)
+def _stuck(rules: Rules, boards: list[tuple[int, int]], discard: str) -> bool:
+    """The kernel's stuck test; a board is (face-down slots, slots holding a wild)."""
+    table = Table.build(rules, ["greedy"] * len(boards))
+    ids = np.array([table.cards.index(card) for card in parse_cards(discard)], dtype=np.int16)
+    down = np.array([d for d, _ in boards], dtype=np.int64)
+    wildm = np.array([w for _, w in boards], dtype=np.int64)
+    return bool(kernel._stuck(table.roles, ids, len(ids), len(boards), down, wildm))
 
 
-def _deadlocks(index: int) -> bool:
-    try:
-        fast.play_chunk(NO_WILDS_ONE_PACK, ["greedy"] * 4, 0, index, 1)
-    except fast.DeadlockError:
-        return True
-    return False
+def test_stuck_means_no_card_of_the_discard_pile_fits_any_board() -> None:
+    """As the engine's example (tests/core, §5.4): slot 10 face down on both boards."""
+    rules = Rules(wild_ranks=())
+    slot_10 = [(1 << 9, 0), (1 << 9, 0)]
+    assert _stuck(rules, slot_10, "As 2s Jd Qd Kd")
+    assert not _stuck(rules, slot_10, "As 2s Td Qd Kd")  # Td fits both boards
+    assert not _stuck(rules, [(0, 0), (1 << 1, 0)], "Kd 2d")  # 2d fits the second board
+    jokers = Rules(wild_ranks=(), jokers_per_deck=1)
+    assert not _stuck(jokers, slot_10, "As Jd X1")  # a wild fits a face-down slot
+    assert _stuck(jokers, [(0, 0), (0, 0)], "X1")  # … and only one
+    assert not _stuck(jokers, [(0, 1), (1 << 9, 0)], "Kd As")  # As takes slot 1's wild
 
+
+def test_a_stuck_round_ends_with_no_winner_and_no_reshuffle() -> None:
+    """Four boards, one pack, no wild card: a needed card can lie face down where only
+    another needed card could free it. When the stock runs out and nothing in the discard
+    pile fits any board, the round ends with no winner: the record's next move is the
+    next round's deck (dealt by the next seat, boards as before), and the round counts
+    as a round with its turns but no winner, in bulk as traced."""
+    bots = ["greedy", "random", "kid", "stockonly"]
+    bulk = fast.play_chunk(NO_WILDS_ONE_PACK, bots, 0, 0, 200)
+    assert bulk.matches == 200 == sum(bulk.wins)
+    assert bulk.rounds == sum(bulk.turns_hist.values())
+    assert bulk.decided_rounds == sum(bulk.round_wins) < bulk.rounds
+    traced = [fast.play_traced(NO_WILDS_ONE_PACK, bots, 0, index) for index in range(200)]
+    assert _plain(sum((match.stats for match in traced), SimStats(4))) == _plain(bulk)
+
+    match = next(match for match in traced if match.stats.decided_rounds < match.rounds)
+    record = match.record
+    voids = 0
+    dealt: list[Dealt] = []
+    for number, (_state, events) in enumerate(record.steps()):
+        dealt += [event for event in events if isinstance(event, Dealt)]
+        if any(isinstance(event, RoundVoid) for event in events):
+            voids += 1
+            assert record.moves[number].move == STOCK
+            assert isinstance(record.moves[number + 1].move, Deck)
+            void_dealt = dealt[-1]
+    assert voids == match.rounds - match.stats.decided_rounds
+    after = dealt[dealt.index(void_dealt) + 1]
+    assert after.dealer == (void_dealt.dealer + 1) % 4
+    assert after.sizes == void_dealt.sizes
+
+
+# -- refusals ---------------------------------------------------------------------------------
 
 def test_unknown_bots_and_bad_tables_are_refused() -> None:
     with pytest.raises(ValueError, match="no bot 'nobody'"):
