@@ -22,7 +22,7 @@ from typing import Any
 
 from ..rules import Rules
 from ..simulation import SimStats
-from .runner import Chunk, chunk_player, set_engine_threads
+from .runner import Chunk, chunk_player, in_flight, set_engine_threads
 
 __all__ = ["RayPool", "play_chunk_task", "ray_module"]
 
@@ -78,28 +78,13 @@ class RayPool:
         ray = self._ray
         rules_json = rules.to_dict()
         where = str(records) if records is not None else None
-        limit = 2 * self.cpus
-        pending: dict[Any, Chunk] = {}
-        chunks = iter(chunks)
-        exhausted = False
-        while pending or not exhausted:
-            while not exhausted and len(pending) < limit:
-                chunk = next(chunks, None)
-                if chunk is None:
-                    exhausted = True
-                    break
-                ref = self._task.remote(engine, rules_json, bots, seed, chunk.start,
-                                        chunk.count, where)
-                pending[ref] = chunk
-            if not pending:
-                break
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                chunk = pending.pop(ref)
-                stats = SimStats.from_json(ray.get(ref))
-                if progress is not None:
-                    progress(chunk.count)
-                yield chunk, stats
+        yield from in_flight(
+            chunks, 2 * self.cpus,
+            submit=lambda chunk: self._task.remote(engine, rules_json, bots, seed, chunk.start,
+                                                   chunk.count, where),
+            wait_any=lambda refs: ray.wait(refs, num_returns=1)[0],
+            result=lambda ref: SimStats.from_json(ray.get(ref)),
+            progress=progress)
 
     def close(self) -> None:
         """Shut down the local Ray this pool started (a cluster it joined keeps running)."""

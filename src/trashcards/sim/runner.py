@@ -23,13 +23,13 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..rules import Rules
 from ..simulation import SimStats
@@ -200,6 +200,36 @@ def _play_in_worker(engine: str, rules: Rules, bots: tuple[str, ...], seed: int,
     return chunk_player(engine)(rules, bots, seed, chunk.start, chunk.count, records=records)
 
 
+Handle = TypeVar("Handle", bound=Hashable)
+
+
+def in_flight(chunks: Iterable[Chunk], limit: int, *, submit: Callable[[Chunk], Handle],
+              wait_any: Callable[[list[Handle]], Iterable[Handle]],
+              result: Callable[[Handle], SimStats],
+              progress: Callable[[int], None] | None) -> Iterator[tuple[Chunk, SimStats]]:
+    """Keep at most ``limit`` chunks running (``submit`` starts one, ``wait_any`` returns
+    the finished ones, ``result`` their totals); yield each chunk with its totals as it
+    finishes. Shared by the process pool and the Ray backend."""
+    pending: dict[Handle, Chunk] = {}
+    todo = iter(chunks)
+    exhausted = False
+    while pending or not exhausted:
+        while not exhausted and len(pending) < limit:
+            chunk = next(todo, None)
+            if chunk is None:
+                exhausted = True
+                break
+            pending[submit(chunk)] = chunk
+        if not pending:
+            break
+        for handle in wait_any(list(pending)):
+            chunk = pending.pop(handle)
+            stats = result(handle)
+            if progress is not None:
+                progress(chunk.count)
+            yield chunk, stats
+
+
 class Runner:
     """Plays runs of matches with one engine on one backend, reusing its worker pool or
     Ray connection from one run to the next. Use it as a context manager.
@@ -309,28 +339,13 @@ class Runner:
             self._pool = ProcessPoolExecutor(self._worker_count(),
                                              mp_context=multiprocessing.get_context("spawn"))
         pool = self._pool
-        limit = 2 * self._worker_count()
-        pending: dict[Future[SimStats], Chunk] = {}
-        chunks = iter(chunks)
-        exhausted = False
-        while pending or not exhausted:
-            while not exhausted and len(pending) < limit:
-                chunk = next(chunks, None)
-                if chunk is None:
-                    exhausted = True
-                    break
-                future = pool.submit(_play_in_worker, self.engine, rules, bots, seed, chunk,
-                                     records)
-                pending[future] = chunk
-            if not pending:
-                break
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                chunk = pending.pop(future)
-                stats = future.result()
-                if progress is not None:
-                    progress(chunk.count)
-                yield chunk, stats
+        yield from in_flight(
+            chunks, 2 * self._worker_count(),
+            submit=lambda chunk: pool.submit(_play_in_worker, self.engine, rules, bots, seed,
+                                             chunk, records),
+            wait_any=lambda futures: wait(futures, return_when=FIRST_COMPLETED)[0],
+            result=lambda future: future.result(),
+            progress=progress)
 
     def _ray_pool(self) -> _RayPool:
         if self._ray is None:
