@@ -270,25 +270,14 @@ class _Work:
 
     def __init__(self, state: State) -> None:
         self.state = state
-        self.rules = state.rules
-        self.roles = state.rules.roles()
-        self.phase = state.phase
-        self.due = state.due
-        self.round = state.round
-        self.dealer = state.dealer
-        self.turn = state.turn
-        self.in_hand = state.in_hand
-        self.stock = state.stock
-        self.discard = state.discard
-        self.boards = list(state.boards)
-        self.rounds_won = state.rounds_won
-        self.seats = list(state.seats)
-        self.called = state.called
-        self.must_play = state.must_play
-        self.unclaimed = state.unclaimed
-        self.final_from = state.final_from
-        self.round_winners = state.round_winners
-        self.match_winner = state.match_winner
+        # One unpacking, in field order: this runs once per move.
+        (self.rules, _names, self.phase, self.due, self.round, self.dealer, self.turn,
+         self.in_hand, self.stock, self.discard, boards, self.rounds_won, self.called,
+         self.must_play, self.unclaimed, self.final_from, self.round_winners,
+         self.match_winner, seats) = state
+        self.boards = list(boards)
+        self.seats = list(seats)
+        self.roles = self.rules.roles()
         self.events: list[Event] = []
         self.seat_loaded: int | None = None
         self.board_cards: list[Card] = []
@@ -298,13 +287,13 @@ class _Work:
 
     def freeze(self) -> State:
         self._store_board()
-        # Positional arguments, in field order: this runs once per move.
-        return State(
+        # All fields in order: this runs once per move.
+        return State._make((
             self.rules, self.state.names, self.phase, self.due, self.round, self.dealer,
             self.turn, self.in_hand, self.stock, self.discard, tuple(self.boards),
             self.rounds_won, self.called, self.must_play, self.unclaimed,
             self.final_from, self.round_winners, self.match_winner, tuple(self.seats),
-        )
+        ))
 
     def _refresh_seat(self, seat: int) -> None:
         """Bring the public part of ``seat`` in step with its board and rounds won."""

@@ -6,8 +6,7 @@ for everyone. A front end can animate a turn by showing its events one by one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card
 
@@ -35,16 +34,14 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class DealerChosen:
+class DealerChosen(NamedTuple):
     """The cut chose the first dealer; ``cuts`` lists (seat, card) cut, ties included."""
 
     seat: int
     cuts: tuple[tuple[int, Card], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Dealt:
+class Dealt(NamedTuple):
     """A round was dealt: board sizes per seat, and who plays first."""
 
     round: int
@@ -53,8 +50,7 @@ class Dealt:
     first: int
 
 
-@dataclass(frozen=True, slots=True)
-class Drew:
+class Drew(NamedTuple):
     """``seat`` drew ``card`` from ``source`` ("stock" or "discard")."""
 
     seat: int
@@ -62,15 +58,13 @@ class Drew:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
-class Called:
+class Called(NamedTuple):
     """``seat`` called "Trash!"."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Placed:
+class Placed(NamedTuple):
     """``card`` went face up into ``slot`` of ``seat``'s board (``wild``: as a wild)."""
 
     seat: int
@@ -79,8 +73,7 @@ class Placed:
     wild: bool
 
 
-@dataclass(frozen=True, slots=True)
-class TurnedUp:
+class TurnedUp(NamedTuple):
     """The face-down card of ``slot`` was turned up; it is now the card in hand."""
 
     seat: int
@@ -88,8 +81,7 @@ class TurnedUp:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
-class Swapped:
+class Swapped(NamedTuple):
     """``card`` took ``slot``; the wild ``wild`` that was there is now in hand."""
 
     seat: int
@@ -98,53 +90,46 @@ class Swapped:
     wild: Card
 
 
-@dataclass(frozen=True, slots=True)
-class Discarded:
+class Discarded(NamedTuple):
     """``card`` went face up on the discard pile."""
 
     seat: int
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
-class StockEmpty:
+class StockEmpty(NamedTuple):
     """``seat`` must draw from an empty stock: a reshuffle is due."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Reshuffled:
-    """The discard pile less its top card became the stock (``count`` cards)."""
+class Reshuffled(NamedTuple):
+    """The discard pile less its top card became the stock, of ``size`` cards."""
 
-    count: int
+    size: int
 
 
-@dataclass(frozen=True, slots=True)
-class Completed:
+class Completed(NamedTuple):
     """``seat``'s board has no face-down card left; ``claimed`` unless a call was due."""
 
     seat: int
     claimed: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PenaltyDrawn:
+class PenaltyDrawn(NamedTuple):
     """Call-trash penalty: ``seat`` drew ``card`` from the stock and discarded it."""
 
     seat: int
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
-class Claimed:
+class Claimed(NamedTuple):
     """``seat`` claimed the board it completed without calling, at the start of its turn."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class RoundWon:
+class RoundWon(NamedTuple):
     """``seat`` won round ``round`` and has now won ``rounds_won`` rounds."""
 
     seat: int
@@ -152,30 +137,26 @@ class RoundWon:
     rounds_won: int
 
 
-@dataclass(frozen=True, slots=True)
-class FinalCycle:
+class FinalCycle(NamedTuple):
     """Last chance: ``seat`` completed first; every other player gets one more turn."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class RoundVoid:
+class RoundVoid(NamedTuple):
     """The stock could not be refilled: the round ends with no winner."""
 
     round: int
 
 
-@dataclass(frozen=True, slots=True)
-class MatchWon:
+class MatchWon(NamedTuple):
     """``seat`` won the match; ``standings`` gives each seat's place (1 = first)."""
 
     seat: int
     standings: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class TurnPassed:
+class TurnPassed(NamedTuple):
     """The turn passed to ``seat``."""
 
     seat: int
@@ -206,6 +187,27 @@ def _json_value(value: Any) -> Any:
 def event_to_json(event: Event) -> dict[str, Any]:
     """The event as a JSON object: ``{"type": "placed", "seat": 0, "slot": 7, ...}``."""
     out: dict[str, Any] = {"type": _TYPE_NAMES[type(event)]}
-    for f in fields(event):
-        out[f.name] = _json_value(getattr(event, f.name))
+    for name, value in zip(event._fields, event, strict=True):
+        out[name] = _json_value(value)
     return out
+
+
+# Events are named tuples (a move makes several; a tuple is built twice as fast as a
+# frozen dataclass), but an event equals only an event of the same kind: Called(0) is
+# not Claimed(0).
+def _same_event(self: tuple[Any, ...], other: object) -> bool:
+    return type(self) is type(other) and tuple.__eq__(self, other)
+
+
+def _other_event(self: tuple[Any, ...], other: object) -> bool:
+    return not _same_event(self, other)
+
+
+def _event_hash(self: tuple[Any, ...]) -> int:
+    return hash((type(self).__name__, tuple.__hash__(self)))
+
+
+for _kind in _TYPE_NAMES:
+    _kind.__eq__ = _same_event  # type: ignore[assignment,method-assign]
+    _kind.__ne__ = _other_event  # type: ignore[assignment,method-assign]
+    _kind.__hash__ = _event_hash  # type: ignore[assignment,method-assign]

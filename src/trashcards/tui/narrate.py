@@ -62,7 +62,7 @@ def event_line(event: Event, names: Sequence[str]) -> str:
             return f"{names[seat]} discarded {card.pretty()}"
         case StockEmpty(seat=seat):
             return f"The stock is empty: {names[seat]} must wait for a reshuffle"
-        case Reshuffled(count=count):
+        case Reshuffled(size=count):
             return (f"The discard pile but its top card was shuffled: "
                     f"a new stock of {_plural(count, 'card')}")
         case Completed(seat=seat, claimed=True):

@@ -123,7 +123,7 @@ export function describeEvent(event, names, mine) {
     case "stock_empty":
       return t("event.stock_empty", p);
     case "reshuffled":
-      return t("event.reshuffled", { count: event.count });
+      return t("event.reshuffled", { count: event.size });
     case "completed":
       return t(event.claimed ? "event.completed" : "event.completed_uncalled", p);
     case "penalty_drawn":
