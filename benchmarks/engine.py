@@ -38,6 +38,40 @@ def engine_rounds(seconds: float, seed: int = 1) -> tuple[int, float]:
     return rounds, time.perf_counter() - began
 
 
+def engine_split(matches: int = 200, seed: int = 1) -> dict[str, float]:
+    """Microseconds per round spent in each part of the engine loop, and decisions per
+    round (timers around each call; slower than the plain run, for proportions)."""
+    rules = Rules()
+    rng = random.Random(seed)
+    bots = [GreedyBot(rng), GreedyBot(rng)]
+    spent = dict.fromkeys(("view", "bot", "apply", "chance"), 0.0)
+    rounds = decisions = 0
+    clock = time.perf_counter
+    for _ in range(matches):
+        state = new_match(rules, ("a", "b"))
+        while state.phase is not Phase.MATCH_OVER:
+            seat = state.to_act
+            if seat is None:
+                began = clock()
+                state, _events = apply(state, sample_chance(state, rng))
+                spent["chance"] += clock() - began
+                continue
+            began = clock()
+            seen = view(state, seat)
+            viewed = clock()
+            action = bots[seat].choose(seen)
+            chosen = clock()
+            state, _events = apply(state, action)
+            spent["view"] += viewed - began
+            spent["bot"] += chosen - viewed
+            spent["apply"] += clock() - chosen
+            decisions += 1
+        rounds += state.round
+    split = {part: seconds / rounds * 1e6 for part, seconds in spent.items()}
+    split["decisions"] = decisions / rounds
+    return split
+
+
 def baseline_rounds(seconds: float, seed: int = 1) -> tuple[int, float]:
     """A minimal hand-written greedy round loop: 2 players, boards of 10, Jacks wild."""
     rng = random.Random(seed)
@@ -90,6 +124,8 @@ def baseline_rounds(seconds: float, seed: int = 1) -> tuple[int, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per side")
+    parser.add_argument("--split", action="store_true",
+                        help="also print where the engine's time goes, per round")
     args = parser.parse_args()
     base_rounds, base_time = baseline_rounds(args.seconds)
     eng_rounds, eng_time = engine_rounds(args.seconds)
@@ -98,6 +134,11 @@ def main() -> None:
     print(f"engine:   {eng_rounds:8d} rounds in {eng_time:5.2f} s = {engine_rate:10,.0f} rounds/s")
     print(f"baseline: {base_rounds:8d} rounds in {base_time:5.2f} s = {base_rate:10,.0f} rounds/s")
     print(f"ratio engine/baseline: {engine_rate / base_rate:.3f}")
+    if args.split:
+        split = engine_split()
+        print(f"per round: {split['decisions']:.1f} decisions; "
+              + ", ".join(f"{part} {split[part]:.1f} us"
+                          for part in ("view", "bot", "apply", "chance")))
 
 
 if __name__ == "__main__":
