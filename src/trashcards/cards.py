@@ -67,11 +67,6 @@ class Card:
     def is_joker(self) -> bool:
         return self.rank == 0
 
-    @property
-    def rank_letter(self) -> str:
-        """``A``…``K``, or ``X`` for a Joker."""
-        return "X" if self.rank == 0 else RANKS[self.rank - 1]
-
     def pretty(self) -> str:
         """The card for people: ``10♠``, ``A♥``, ``X1``."""
         if self.is_joker:

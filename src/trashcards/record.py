@@ -46,9 +46,6 @@ class Record:
     players: tuple[str, ...]
     moves: tuple[Entry, ...] = field(default=())
 
-    def with_move(self, entry: Entry) -> Record:
-        return Record(self.rules, self.players, (*self.moves, entry))
-
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "rules": self.rules.to_dict(),
                 "players": list(self.players), "moves": [str(m) for m in self.moves]}

@@ -75,10 +75,9 @@ class Match:
         """Apply due chance moves until a player must act or the match is over; with
         ``next_round=False`` stop at the end of a round (for a scoreboard)."""
         events: list[Event] = []
-        while (due := chance_due(self._state)) is not None:
+        while chance_due(self._state) is not None:
             if self._state.phase is Phase.ROUND_OVER and not next_round:
                 break
-            del due
             events.extend(self.play(sample_chance(self._state, self.rng)))
         return tuple(events)
 

@@ -50,10 +50,6 @@ class Board(NamedTuple):
         """Number of face-down slots."""
         return self.up.count(False)
 
-    @property
-    def complete(self) -> bool:
-        return bool(self.cards) and False not in self.up
-
 
 class PlayerView(NamedTuple):
     """A player as everyone sees them; ``slots[k]`` is slot k+1, ``None`` if face down."""
