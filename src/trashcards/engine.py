@@ -265,7 +265,7 @@ class _Work:
         "board_cards", "board_public", "board_up", "boards", "called", "dealer", "discard",
         "due", "events", "face_down", "final_from", "in_hand", "match_winner", "must_play",
         "phase", "roles", "round", "round_winners", "rounds_won", "rules", "seat_loaded",
-        "seats", "state", "stock", "turn", "unclaimed",
+        "seats", "state", "stock", "stock_public", "turn", "unclaimed",
     )
 
     def __init__(self, state: State) -> None:
@@ -274,7 +274,7 @@ class _Work:
         (self.rules, _names, self.phase, self.due, self.round, self.dealer, self.turn,
          self.in_hand, self.stock, self.discard, boards, self.rounds_won, self.called,
          self.must_play, self.unclaimed, self.final_from, self.round_winners,
-         self.match_winner, seats) = state
+         self.match_winner, seats, self.stock_public) = state
         self.boards = list(boards)
         self.seats = list(seats)
         self.roles = self.rules.roles()
@@ -293,6 +293,7 @@ class _Work:
             self.turn, self.in_hand, self.stock, self.discard, tuple(self.boards),
             self.rounds_won, self.called, self.must_play, self.unclaimed,
             self.final_from, self.round_winners, self.match_winner, tuple(self.seats),
+            self.stock_public,
         ))
 
     def _refresh_seat(self, seat: int) -> None:
@@ -350,6 +351,7 @@ class _Work:
         for seat in range(players):
             self._refresh_seat(seat)
         self.stock = cards[pos:]
+        self.stock_public = False
         self.discard = ()
         self.in_hand = None
         self.round_winners = ()
@@ -363,6 +365,7 @@ class _Work:
     def reshuffle(self, cards: tuple[Card, ...]) -> None:
         self.discard = self.discard[-1:]
         self.stock = cards
+        self.stock_public = True
         self.events.append(Reshuffled(len(cards)))
         due, self.due = self.due, None
         seat = self.turn

@@ -86,7 +86,9 @@ class State(NamedTuple):
     ``discard`` bottom first. ``called``: the player to act called "Trash!" this turn;
     ``must_play``: the card in hand was taken from the discard pile; ``unclaimed``: seats
     that completed without calling and claim at their next turn; ``final_from``: under
-    last chance, the seat whose completion started the final cycle. ``seats`` is the
+    last chance, the seat whose completion started the final cycle; ``stock_public``:
+    the stock was reshuffled this round, so its cards (not their order) are public
+    (RULES.md §8). ``seats`` is the
     public part of each seat (:class:`PlayerView`), kept in step with ``boards`` and
     ``rounds_won`` by the engine (:func:`public_seats`).
 
@@ -114,6 +116,7 @@ class State(NamedTuple):
     round_winners: tuple[int, ...] = ()
     match_winner: int | None = None
     seats: tuple[PlayerView, ...] = ()
+    stock_public: bool = False
 
     @property
     def players(self) -> int:

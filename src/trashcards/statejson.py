@@ -14,7 +14,8 @@ def view_json(v: View) -> dict[str, Any]:
     """A view in the JSON shape of RECORDS.md: hidden cards are ``null``, no ``stock``.
 
     Extra fields beyond RECORDS.md: ``seat`` (the viewer), ``called``, ``unclaimed``,
-    ``final_from`` and, once the match is over, ``standings``.
+    ``final_from``, ``stock_known`` (the stock's cards, sorted, once a reshuffle made
+    them public, else null) and, once the match is over, ``standings``.
     """
     out: dict[str, Any] = {
         "phase": v.phase.value,
@@ -37,6 +38,7 @@ def view_json(v: View) -> dict[str, Any]:
         "called": v.called,
         "unclaimed": list(v.unclaimed),
         "final_from": v.final_from,
+        "stock_known": None if v.stock_known is None else [c.text for c in v.stock_known],
     }
     if v.standings is not None:
         out["standings"] = list(v.standings)

@@ -25,7 +25,8 @@ class View(NamedTuple):
     only); ``called`` and ``must_play`` describe the current turn; ``unclaimed`` lists
     seats waiting to claim a board completed without calling; ``final_from`` is the seat
     whose completion started a last-chance cycle; ``standings`` is set once the match is
-    over.
+    over. ``stock_known`` is the stock's cards in canonical order (never the stock's
+    order) once a reshuffle made them public this round (RULES.md §8), else ``None``.
     """
 
     seat: int | None
@@ -46,6 +47,7 @@ class View(NamedTuple):
     unclaimed: tuple[int, ...]
     final_from: int | None
     standings: tuple[int, ...] | None
+    stock_known: tuple[Card, ...] | None = None
 
     @property
     def me(self) -> PlayerView | None:
@@ -68,4 +70,5 @@ def view(state: State, seat: int | None = None) -> View:
         state.match_winner, legal_actions(state), state.called, state.must_play,
         state.unclaimed, state.final_from,
         standings(state) if state.phase is Phase.MATCH_OVER else None,
+        tuple(sorted(state.stock)) if state.stock_public else None,
     )

@@ -381,6 +381,22 @@ def test_8_face_down_cards_are_hidden_from_everyone_including_the_owner() -> Non
         assert v.stock_count == len(state.stock)
 
 
+
+def test_8_after_a_reshuffle_the_stock_is_public_as_a_multiset_not_its_order() -> None:
+    state = start([FULL, OTHER], stock="Ac")
+    assert view(state).stock_known is None  # before a reshuffle: only the count
+    state = play(position([FULL, OTHER], discard="Qs Kd 7h 3c 5c"), "stock")
+    assert view(state).stock_known is None  # the reshuffle is due, not yet done
+    one = apply(state, Reshuffle(parse_cards("Kd 7h Qs 3c")))[0]
+    other = apply(state, Reshuffle(parse_cards("Kd Qs 3c 7h")))[0]
+    assert one.stock != other.stock
+    for seat in (0, 1, None):
+        assert view(one, seat) == view(other, seat)  # the order stays hidden
+        assert [c.text for c in view(one, seat).stock_known] == ["3c", "7h", "Qs"]
+    over = one._replace(phase=Phase.ROUND_OVER, turn=None)  # the next deal ...
+    dealt = apply(over, sample_chance(over, random.Random(0)))[0]
+    assert view(dealt).stock_known is None  # ... makes the stock hidden again
+
 # §9 Presets and variants -----------------------------------------------------------------
 
 @pytest.mark.parametrize(("name", "fields"), [

@@ -161,6 +161,7 @@ class ViewState(_Model):
     called: bool
     unclaimed: list[int]
     final_from: int | None
+    stock_known: list[str] | None
     standings: list[int] | None = None
 
 

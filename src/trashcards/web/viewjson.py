@@ -25,6 +25,7 @@ def view_from_json(data: dict[str, Any], rules: Rules) -> View:
     in_hand = parse_card(data["in_hand"]) if data["in_hand"] else None
     must_play = in_hand is not None and bool(legal) and all(str(a) != "trash" for a in legal)
     standings = data.get("standings")
+    known = data.get("stock_known")
     return View(
         seat=data["seat"],
         rules=rules,
@@ -47,4 +48,5 @@ def view_from_json(data: dict[str, Any], rules: Rules) -> View:
         unclaimed=tuple(data["unclaimed"]),
         final_from=data["final_from"],
         standings=tuple(standings) if standings is not None else None,
+        stock_known=None if known is None else tuple(parse_card(c) for c in known),
     )
