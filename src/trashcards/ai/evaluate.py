@@ -124,8 +124,7 @@ def mean_estimate(values: Sequence[float], unit: str, method: str = "normal") ->
 
 def fast_problem() -> str | None:
     """Why the fast evaluator cannot run here, or ``None`` when it can."""
-    return ("the kernel's batch evaluation is not on this branch yet (it comes with the "
-            "resumable kernel)")
+    return "the kernel's batch evaluation is not built yet"
 
 
 def resolve_horizon(view: View, horizon: Horizon | Literal["auto"],
@@ -173,7 +172,7 @@ def evaluate(view: View, actions: Sequence[Action] | None = None, samples: int =
     if engine == "fast" and problem is not None:
         raise ValueError(f"the fast engine cannot evaluate: {problem}")
     if engine == "auto" and problem is not None:
-        notice = f"reference engine ({problem})"
+        notice = f"the fast engine is not available ({problem}): rollouts by the rules engine"
     used_horizon, odds = resolve_horizon(view, horizon, policy)
     round_won, match_value = _reference(view, chosen, first_sample, samples, seed,
                                         used_horizon, odds, policy)

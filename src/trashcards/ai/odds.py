@@ -107,6 +107,14 @@ class MatchOdds:
         assert state.dealer is not None
         return self.win_chances(state.rounds_won, (state.dealer + 1) % state.players)
 
+    def after_deal_of(self, state: State) -> tuple[float, ...]:
+        """Each seat's chance when the next deal is due (the first dealer chosen, or a
+        round over)."""
+        if state.phase is Phase.ROUND_OVER:
+            return self.after(state)
+        assert state.dealer is not None
+        return self.win_chances(state.rounds_won, state.dealer)
+
     def round_win_chance(self, first_size: int, second_size: int) -> float:
         """The chance that the first player of a round wins it, by the simulation."""
         counts = self.outcomes[(first_size, second_size)]
