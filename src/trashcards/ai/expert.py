@@ -102,7 +102,7 @@ def pick(evaluation: Evaluation, baseline: Action) -> Action:
     if best == baseline:
         return best
     for measure in ("match", "round"):
-        diff = evaluation.difference(best, baseline, measure)  # type: ignore[arg-type]
+        diff = evaluation.difference(best, baseline, measure)
         if diff.low is not None and diff.low > 0:
             return best
         if diff.value != 0:

@@ -186,11 +186,12 @@ class Solver:
             for card in view.stock_known:
                 counts[self.class_of_role(roles[card])] += 1
             stock = tuple(counts)
-        return (_PHASES[view.phase], view.to_act, boards[0], boards[1], tuple(below), top,
-                hand, view.must_play, stock)
+        return self._node(_PHASES[view.phase], view.to_act, (boards[0], boards[1]),
+                          tuple(below), top, hand, view.must_play, stock)
 
     def unseen(self, key: Key) -> list[int]:
-        """Class counts of the cards not in sight (face-down slots and stock)."""
+        """Class counts of the cards not in sight (face-down slots and stock); a pip class
+        that no board can use any more counts as class X."""
         _phase, _turn, b0, b1, below, top, hand, _must, _stock = key
         left = list(self.totals)
         for board in (b0, b1):
@@ -199,6 +200,9 @@ class Solver:
                     left[k] -= 1
                 elif slot == WILD_SLOT:
                     left[self.w] -= 1
+        for c in self._dead(b0, b1):
+            left[self.x] += left[c]
+            left[c] = 0
         for c, n in enumerate(below):
             left[c] -= n
         if top >= 0:
@@ -206,6 +210,12 @@ class Solver:
         if hand >= 0:
             left[hand] -= 1
         return left
+
+    def _dead(self, b0: tuple[int, ...], b1: tuple[int, ...]) -> tuple[int, ...]:
+        """Pip classes that neither board can use any more: on every board big enough for
+        it, its slot holds its natural card (a natural never leaves its slot)."""
+        return tuple(c for c in range(self.m)
+                     if all(c >= len(b) or b[c] == NATURAL for b in (b0, b1)))
 
     # -- the rules on nodes ----------------------------------------------------------------
 
@@ -249,7 +259,27 @@ class Solver:
     def _node(self, phase: int, turn: int, boards: tuple[tuple[int, ...], ...],
               below: tuple[int, ...], top: int, hand: int, must: bool,
               stock: tuple[int, ...] | None) -> Key:
+        """A node in canonical form: the pip classes no board can use are merged into X
+        (exact: such a card behaves like any dead card from now on)."""
+        dead = self._dead(boards[0], boards[1])
+        if dead:
+            below = self._merge(below, dead)
+            if stock is not None:
+                stock = self._merge(stock, dead)
+            if top in dead:
+                top = self.x
+            if hand in dead:
+                hand = self.x
         return (phase, turn, boards[0], boards[1], below, top, hand, must, stock)
+
+    def _merge(self, counts: tuple[int, ...], dead: tuple[int, ...]) -> tuple[int, ...]:
+        if not any(counts[c] for c in dead):
+            return counts
+        out = list(counts)
+        for c in dead:
+            out[self.x] += out[c]
+            out[c] = 0
+        return tuple(out)
 
     def _draw(self, key: Key) -> Iterator[tuple[float, Outcome]]:
         _phase, turn, b0, b1, below, top, _hand, _must, stock = key
@@ -383,13 +413,18 @@ class Solver:
                     if not isinstance(outcome, int) and outcome not in region \
                             and outcome not in self.memo:
                         todo.append(outcome)
-        values: dict[Key, Value] = dict.fromkeys(region, (0.0, 0.0))
+        # Gauss–Seidel in an order where most successors come first: boards that have
+        # progressed further, then smaller stocks, then draws before the decisions of the
+        # card drawn; only the reshuffle (an empty stock refilled) points backwards.
+        ordered = sorted(region, key=_region_order)
+        values: dict[Key, Value] = dict.fromkeys(ordered, (0.0, 0.0))
         fixed = {key: v for key, (v, _ok) in self.memo.items()}
         sweeps = 0
         while True:
             sweeps += 1
             change = 0.0
-            for key, moves in region.items():
+            for key in ordered:
+                moves = region[key]
                 turn = key[1]
                 best: Value | None = None
                 for _action, outcomes in moves:
@@ -431,6 +466,12 @@ class Solver:
             exact = exact and ok
             actions.append(ActionSolution(action, v))
         return Solution(turn, tuple(actions), exact)
+
+
+def _region_order(key: Key) -> tuple[int, int, int]:
+    progress = sum((slot != DOWN) + (slot == NATURAL) for b in (key[2], key[3]) for slot in b)
+    stock = key[8]
+    return (-progress, sum(stock) if stock is not None else 0, key[0])
 
 
 def _better(v: Value, best: Value, turn: int) -> bool:
