@@ -10,7 +10,7 @@ import pytest
 
 from trashcards import Rules, apply, sample_chance, view
 from trashcards.actions import DISCARD, STOCK, TRASH, Action, wild
-from trashcards.ai.odds import _round_state
+from trashcards.ai.odds import round_start
 from trashcards.ai.solver import OutOfReachError, Solver, solve_view
 from trashcards.bots import make_bot
 from trashcards.cards import parse_cards
@@ -23,7 +23,7 @@ STANDARD = Rules.preset_named("standard")
 
 
 def _dealt(sizes: tuple[int, int], seed: int) -> State:
-    state = _round_state(STANDARD, sizes)
+    state = round_start(STANDARD, sizes)
     return apply(state, sample_chance(state, random.Random(seed)))[0]
 
 

@@ -113,3 +113,17 @@ def test_bots_are_deterministic_for_a_seed(name: str) -> None:
 def test_unknown_bot_names_are_refused_with_the_list() -> None:
     with pytest.raises(ValueError, match="the bots are random, greedy"):
         make_bot("wizard", random.Random(0))
+
+
+def test_lowwild_puts_a_wild_on_the_lowest_face_down_slot() -> None:
+    board = "(2h) (3h) (Qh) (4d) (5d) (6d) (7d) (8d) (9d) Td"
+    state = play(position([board, OTHER], stock="Jc"), "stock")
+    assert make_bot("lowwild", random.Random(0)).choose(view(state, 0)) == wild(1)
+
+
+def test_endblind_ignores_the_discard_pile_once_another_player_is_near_the_end() -> None:
+    near = "As 2s 3s 4s 5s 6s 7s 8s (9s) (Ts)"
+    state = position([FULL, near], discard="Kd 5c")
+    assert make_bot("endblind", random.Random(0)).choose(view(state, 0)) == STOCK
+    state = position([FULL, OTHER], discard="Kd 5c")
+    assert make_bot("endblind", random.Random(0)).choose(view(state, 0)) == DISCARD

@@ -47,8 +47,16 @@ from ..rules import Rules
 from ..state import Phase, State, new_match, public_seats
 from .rollout import play_out, rollout_bots
 
-__all__ = ["DEFAULT_ROUNDS", "MatchOdds", "OddsUnavailableError", "cache_dir", "compute_odds",
-           "match_odds", "odds_key"]
+__all__ = [
+    "DEFAULT_ROUNDS",
+    "MatchOdds",
+    "OddsUnavailableError",
+    "cache_dir",
+    "compute_odds",
+    "match_odds",
+    "odds_key",
+    "round_start",
+]
 
 #: Rounds simulated per pair of board sizes (each round-win chance ± about 2 pp).
 DEFAULT_ROUNDS: Final = 2000
@@ -147,7 +155,7 @@ def _round_configs(rules: Rules, players: int) -> list[tuple[int, ...]]:
     return sorted(product(sizes, repeat=players), reverse=True)
 
 
-def _round_state(rules: Rules, sizes: Sequence[int]) -> State:
+def round_start(rules: Rules, sizes: Sequence[int]) -> State:
     """A match waiting for the deal of a round with these board sizes, seat 0 first."""
     players = len(sizes)
     names = tuple(f"P{seat}" for seat in range(players))
@@ -159,7 +167,7 @@ def _round_state(rules: Rules, sizes: Sequence[int]) -> State:
 def simulate_round_outcomes(rules: Rules, sizes: Sequence[int], rounds: int, policy: str,
                             seed: int) -> Counter[Outcome]:
     """Outcomes of ``rounds`` rounds dealt with ``sizes`` (seat 0 plays first)."""
-    start = _round_state(rules, sizes)
+    start = round_start(rules, sizes)
     counts: Counter[Outcome] = Counter()
     for index in range(rounds):
         chance = random.Random(f"trashcards-odds:{seed}:{sizes}:{index}")

@@ -14,12 +14,12 @@ from collections.abc import Callable
 
 from .base import Bot
 from .counter import CounterBot
-from .greedy import GreedyBot, SometimesDiscardBot, StockOnlyBot
+from .greedy import EndBlindBot, GreedyBot, LowWildBot, SometimesDiscardBot, StockOnlyBot
 from .kid import KidBot
 from .random_bot import RandomBot
 
-__all__ = ["BOTS", "Bot", "CounterBot", "GreedyBot", "KidBot", "RandomBot",
-           "SometimesDiscardBot", "StockOnlyBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "CounterBot", "EndBlindBot", "GreedyBot", "KidBot", "LowWildBot",
+           "RandomBot", "SometimesDiscardBot", "StockOnlyBot", "make_bot"]
 
 def _expert(rng: random.Random) -> Bot:
     """The ``expert`` bot of :mod:`trashcards.ai.expert`, imported when first made.
@@ -44,6 +44,10 @@ BOTS: dict[str, tuple[Callable[[random.Random], Bot], str]] = {
     "kid": (KidBot, "a beginner: sometimes forgets the discard pile and to call"),
     "sometimes": (SometimesDiscardBot, "greedy that takes a playable discard half the time"),
     "stockonly": (StockOnlyBot, "greedy that never takes the discard pile"),
+    "lowwild": (LowWildBot, "greedy that puts a wild on the lowest face-down slot (for the "
+                            "lab)"),
+    "endblind": (EndBlindBot, "greedy that ignores the discard pile once another player "
+                              "has two face-down slots or fewer (for the lab)"),
     "expert": (_expert, "searches: plays out every legal action on deals consistent with "
                         "what it sees and picks the best (trashcards.ai)"),
 }
