@@ -22,6 +22,7 @@ reference engine and says so in :attr:`Evaluation.notice`).
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from collections.abc import Sequence
@@ -124,7 +125,13 @@ def mean_estimate(values: Sequence[float], unit: str, method: str = "normal") ->
 
 def fast_problem() -> str | None:
     """Why the fast evaluator cannot run here, or ``None`` when it can."""
-    return "the kernel's batch evaluation is not built yet"
+    try:
+        module = importlib.import_module("trashcards.sim.rollouts")
+    except ImportError as exc:
+        if getattr(exc, "name", None) == "trashcards.sim.rollouts":
+            return "the kernel's batch evaluation is not built yet"
+        return f"{exc} (install the sim extra: pip install 'trashcards[sim]')"
+    return None if hasattr(module, "evaluate") else "the kernel has no batch evaluation"
 
 
 def resolve_horizon(view: View, horizon: Horizon | Literal["auto"],
@@ -168,16 +175,18 @@ def evaluate(view: View, actions: Sequence[Action] | None = None, samples: int =
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; the engines are {', '.join(ENGINES)}")
     notice = None
-    problem = fast_problem()
+    problem = fast_problem() if engine != "reference" else "not asked for"
     if engine == "fast" and problem is not None:
         raise ValueError(f"the fast engine cannot evaluate: {problem}")
     if engine == "auto" and problem is not None:
         notice = f"the fast engine is not available ({problem}): rollouts by the rules engine"
     used_horizon, odds = resolve_horizon(view, horizon, policy)
-    round_won, match_value = _reference(view, chosen, first_sample, samples, seed,
-                                        used_horizon, odds, policy)
-    return _summarise(seat, chosen, len(view.players), seed, used_horizon, "reference",
-                      policy, round_won, match_value, notice)
+    backend = _fast if problem is None else _reference
+    round_won, match_value = backend(view, chosen, first_sample, samples, seed,
+                                     used_horizon, odds, policy)
+    return _summarise(seat, chosen, len(view.players), seed, used_horizon,
+                      "fast" if problem is None else "reference", policy, round_won,
+                      match_value, notice)
 
 
 def combine(parts: Sequence[Evaluation]) -> Evaluation:
@@ -234,6 +243,37 @@ def _reference(view: View, actions: tuple[Action, ...], first: int, samples: int
                 end = play_out(end, bots, chance, "match")
             value[i].append(_match_value(end, odds))
     return (tuple(tuple(w) for w in won), tuple(tuple(v) for v in value))
+
+
+def _fast(view: View, actions: tuple[Action, ...], first: int, samples: int, seed: int,
+          horizon: Horizon, odds: MatchOdds | None, policy: str,
+          ) -> tuple[tuple[tuple[tuple[int, ...], ...], ...],
+                     tuple[tuple[tuple[float, ...], ...], ...]]:
+    """The kernel's batch evaluation (:func:`trashcards.sim.rollouts.evaluate`): the
+    same deals for every action and the same streams (common random numbers), in one
+    compiled call; the end of each round valued with the match-odds table."""
+    rollouts = importlib.import_module("trashcards.sim.rollouts")
+    players = len(view.players)
+    out = rollouts.evaluate(view, [policy] * players, samples, seed, actions, horizon, first)
+    won_rows: list[tuple[tuple[int, ...], ...]] = []
+    value_rows: list[tuple[tuple[float, ...], ...]] = []
+    standing = [p.rounds_won for p in view.players]
+    next_dealer = ((view.dealer if view.dealer is not None else -1) + 1) % players
+    for masks, champions in zip(out.winners.tolist(), out.match_winner.tolist(), strict=True):
+        won_row = []
+        value_row = []
+        for mask, champion in zip(masks, champions, strict=True):
+            winners = tuple(s for s in range(players) if mask >> s & 1)
+            won_row.append(winners)
+            if champion >= 0:
+                value_row.append(tuple(float(s == champion) for s in range(players)))
+            else:
+                assert odds is not None
+                after = [w + (s in winners) for s, w in enumerate(standing)]
+                value_row.append(odds.win_chances(after, next_dealer))
+        won_rows.append(tuple(won_row))
+        value_rows.append(tuple(value_row))
+    return tuple(won_rows), tuple(value_rows)
 
 
 def _match_value(end: State, odds: MatchOdds | None) -> tuple[float, ...]:

@@ -221,18 +221,19 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
     gap = elo.ratings[expert] - elo.ratings[greedy]
     kg = next(b for b in better if {b.stronger, b.weaker} == {"greedy", "kid"})
     rg = next(b for b in better if {b.stronger, b.weaker} == {"greedy", "random"})
-    reg_g = regrets["greedy/2x2"].mean
-    reg_e = regrets["expert/2x2"].mean
+    largest = "x".join(map(str, REGRET_SIZES[-1]))
+    reg_g = regrets[f"greedy/{largest}"].mean
+    reg_e = regrets[f"expert/{largest}"].mean
     report.bullets([
         f"The expert against greedy: {fmt_pct(eg_match)} of matches and "
         f"{fmt_pct(eg_round)} of rounds — "
         + ("a measurable edge" if significant else "no edge this run can tell from zero")
         + f" (Elo gap {gap:+.0f}).",
         f"Exact play on small boards: greedy's decisions give up on average "
-        f"{fmt_pp(reg_g, 3)} of round-win chance per decision on boards of two slots "
-        f"(expert: {fmt_pp(reg_e, 3)}); "
-        f"{fmt_pct(regrets['greedy/2x2'].not_optimal)} of greedy's decisions there are "
-        "not optimal.",
+        f"{fmt_pp(reg_g, 3)} of round-win chance per decision on boards of "
+        f"{largest.replace('x', ' + ')} slots (expert: {fmt_pp(reg_e, 3)}); "
+        f"{fmt_pct(regrets[f'greedy/{largest}'].not_optimal)} of greedy's decisions there "
+        "are not optimal.",
         f"Skill that counts is basic: greedy beats kid (who forgets the discard pile 30 % "
         f"of the time) in {fmt_pct(kg.match)} of matches and random in "
         f"{fmt_pct(rg.match)}.",
