@@ -22,7 +22,8 @@ from ..state import Phase
 from ..views import View
 from .actions import ACTIONS
 
-__all__ = ["DEFAULT_MAX_MOVES", "REWARDS", "Episode", "RewardKind", "make_rules"]
+__all__ = ["DEFAULT_MAX_MOVES", "REWARDS", "Episode", "RewardKind", "check_options",
+           "make_rules", "split_reward"]
 
 RewardKind = Literal["match", "round"]
 REWARDS: Final = ("match", "round")
@@ -40,6 +41,14 @@ def make_rules(preset: str = "standard",
         return rules
     base = Rules.preset_named(preset)
     return base if rules is None else base.with_fields(rules)
+
+
+def check_options(reward: str, max_moves: int) -> None:
+    """Refuse an unknown reward kind or a move cap below 1."""
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+    if max_moves < 1:
+        raise ValueError(f"max_moves must be at least 1, got {max_moves}")
 
 
 def split_reward(winners: tuple[int, ...], players: int) -> list[float]:
@@ -62,12 +71,10 @@ class Episode:
 
     def __init__(self, rules: Rules, names: tuple[str, ...], seed: int,
                  reward: RewardKind = "match", max_moves: int = DEFAULT_MAX_MOVES) -> None:
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
-        if max_moves < 1:
-            raise ValueError(f"max_moves must be at least 1, got {max_moves}")
+        check_options(reward, max_moves)
         rules.check_players(len(names))
         self.players = len(names)
+        self.seed = seed
         self.reward_kind = reward
         self.max_moves = max_moves
         self.moves = 0

@@ -28,7 +28,7 @@ from ..rules import Rules
 from ..session import Chooser
 from ..views import View
 from .actions import ACTIONS, NUM_ACTIONS, action_mask
-from .episode import DEFAULT_MAX_MOVES, Episode, RewardKind, make_rules
+from .episode import DEFAULT_MAX_MOVES, Episode, RewardKind, check_options, make_rules
 from .observation import OBSERVATION_SIZE, observation
 from .render import ansi
 
@@ -62,6 +62,7 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
         if isinstance(opponents, str):
             opponents = [opponents]
         players = len(opponents) + 1
+        check_options(reward, max_moves)
         self.rules = make_rules(preset, rules)
         self.rules.check_players(players)
         if not 0 <= seat < players:

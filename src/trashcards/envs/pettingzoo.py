@@ -28,7 +28,7 @@ from pettingzoo.utils import wrappers
 from ..record import Record
 from ..rules import Rules
 from .actions import NUM_ACTIONS, action_mask
-from .episode import DEFAULT_MAX_MOVES, Episode, RewardKind, make_rules
+from .episode import DEFAULT_MAX_MOVES, Episode, RewardKind, check_options, make_rules
 from .observation import OBSERVATION_SIZE, observation
 from .render import ansi
 
@@ -65,6 +65,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        check_options(reward, max_moves)
         self.rules = make_rules(preset, rules)
         self.rules.check_players(players)
         self.reward_kind: RewardKind = reward
