@@ -20,11 +20,13 @@ from __future__ import annotations
 import gymnasium
 
 from .actions import ACTIONS, NUM_ACTIONS, action_index, action_mask
-from .observation import FEATURES, OBSERVATION_SIZE, observation, observation_batch
+from .observation import FEATURES, OBSERVATION_SIZE, observation_batch
 from .public import public_array
 
+# (The one-view form, ``trashcards.envs.observation.observation``, is not re-exported: it
+# would hide the module of the same name.)
 __all__ = ["ACTIONS", "ENV_ID", "FEATURES", "NUM_ACTIONS", "OBSERVATION_SIZE",
-           "action_index", "action_mask", "observation", "observation_batch", "public_array"]
+           "action_index", "action_mask", "observation_batch", "public_array"]
 
 #: The Gymnasium id of the single-agent environment.
 ENV_ID = "trashcards/Trash-v0"

@@ -10,8 +10,9 @@ each block, its index range and meaning (``docs/envs.md`` is this table).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -122,82 +123,138 @@ def feature_slice(name: str) -> slice:
     return _AT[name]
 
 
+# How each float is made from one int ``x = public[source]`` of the encoding: it is a
+# constant, or ``x == value`` (one-hot flags), or ``x * scale``, or bit ``value`` of ``x``.
+# The recipe depends on the rules and, through the relative seats, on the number of
+# players and the viewer; it is built once per (players, viewer) and applied to a batch
+# with one gather per kind.
+class _Recipe(NamedTuple):
+    constant: npt.NDArray[np.float32]  # every float's constant (0 where computed)
+    equal: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.int32]]
+    scale: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]
+    bit: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.int32]]
+
+
+_ARRANGEMENTS: Final = (MAX_PLAYERS + 1) * MAX_SEATS
+
+
+class _Float(NamedTuple):
+    """One float of the recipe (``equals`` and ``bit_of`` are both kept in ``value``)."""
+
+    source: int = 0
+    constant: float = 0.0
+    scale: float = 0.0
+    equals: int | None = None
+    bit_of: int | None = None
+
+
+def _floats(rules: Rules, players: int, viewer: int) -> list[_Float]:
+    """The recipe of every float, in the order of :data:`FEATURES`, for one (players,
+    viewer)."""
+    totals = class_totals(rules, players)
+    seats = [(viewer + j) % players if j < players else None for j in range(MAX_SEATS)]
+    nothing = _Float()
+
+    def per_seat(make: Callable[[int], _Float]) -> list[_Float]:
+        return [nothing if seat is None else make(seat) for seat in seats]
+
+    def per_class(make: Callable[[int], _Float]) -> list[_Float]:
+        return [make(cls) for cls in range(CLASSES)]
+
+    def scaled(start: int) -> list[_Float]:
+        return per_class(lambda c: _Float(start + c, scale=1 / totals[c] if totals[c] else 0.0))
+
+    blocks = {
+        "slots": [nothing if seat is None else
+                  _Float(SLOTS + seat * SLOTS_PER_SEAT + k, equals=code)
+                  for seat in seats for k in range(SLOTS_PER_SEAT)
+                  for code in (SLOT_DOWN, SLOT_NATURAL, SLOT_WILD)],
+        "board_size": per_seat(lambda s: _Float(BOARD_SIZE + s, scale=0.1)),
+        "rounds_won": per_seat(lambda s: _Float(ROUNDS_WON + s, scale=1 / rules.target_rounds)),
+        "seated": per_seat(lambda s: _Float(constant=1.0)),
+        "to_act": per_seat(lambda s: _Float(TO_ACT, equals=s)),
+        "dealer": per_seat(lambda s: _Float(DEALER, equals=s)),
+        "final_from": per_seat(lambda s: _Float(FINAL_FROM, equals=s)),
+        "match_winner": per_seat(lambda s: _Float(MATCH_WINNER, equals=s)),
+        "unclaimed": per_seat(lambda s: _Float(UNCLAIMED, bit_of=s)),
+        "round_winners": per_seat(lambda s: _Float(ROUND_WINNERS, bit_of=s)),
+        "phase": [_Float(PHASE, equals=code) for code in range(len(PHASE_CODES))],
+        "in_hand": per_class(lambda c: _Float(IN_HAND, equals=c)),
+        "top_discard": per_class(lambda c: _Float(TOP_DISCARD, equals=c)),
+        "discard_counts": scaled(DISCARD_COUNTS),
+        "unseen_counts": scaled(UNSEEN_COUNTS),
+        "stock_known_counts": scaled(STOCK_KNOWN_COUNTS),
+        "stock_count": [_Float(STOCK_COUNT, scale=1 / sum(totals))],
+        "stock_known": [_Float(STOCK_KNOWN, scale=1.0)],
+        "called": [_Float(CALLED, scale=1.0)],
+        "must_play": [_Float(MUST_PLAY, scale=1.0)],
+        "call_trash_rule": [_Float(constant=float(rules.call_trash))],
+        "last_chance_rule": [_Float(constant=float(rules.last_chance))],
+        "start_size": [_Float(constant=rules.start_size / 10)],
+        "rounds_to_win": [_Float(constant=rules.target_rounds / 10)],
+        "players": [_Float(constant=float(count == players))
+                    for count in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
+    }
+    out: list[_Float] = []
+    for feature in FEATURES:
+        block = blocks.pop(feature.name)
+        assert len(block) == feature.size, feature.name
+        out.extend(block)
+    assert not blocks, f"blocks not in FEATURES: {sorted(blocks)}"
+    return out
+
+
+def _make_recipe(floats: list[_Float]) -> _Recipe:
+    def kind(pick: Callable[[_Float], bool], value: Callable[[_Float], float | int],
+             dtype: type) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], Any]:
+        at = [i for i, f in enumerate(floats) if pick(f)]
+        return (np.array(at, dtype=np.intp), np.array([floats[i].source for i in at], np.intp),
+                np.array([value(floats[i]) for i in at], dtype=dtype))
+
+    return _Recipe(
+        np.array([f.constant for f in floats], dtype=np.float32),
+        kind(lambda f: f.equals is not None, lambda f: f.equals or 0, np.int32),
+        kind(lambda f: f.scale != 0.0, lambda f: f.scale, np.float64),
+        kind(lambda f: f.bit_of is not None, lambda f: f.bit_of or 0, np.int32),
+    )
+
+
 @lru_cache(maxsize=64)
-def _rule_constants(rules: Rules) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
-                                           npt.NDArray[np.float32]]:
-    """Per number of players (index 0…4): the reciprocal of each class's total and of the
-    match's card count; and the rules' own features."""
-    inverse = np.zeros((MAX_PLAYERS + 1, CLASSES), dtype=np.float32)
-    cards = np.zeros(MAX_PLAYERS + 1, dtype=np.float32)
-    for players in range(MAX_PLAYERS + 1):
-        totals = np.array(class_totals(rules, max(players, MIN_PLAYERS)), dtype=np.float32)
-        inverse[players] = np.divide(1.0, totals, out=np.zeros_like(totals), where=totals > 0)
-        cards[players] = 1.0 / totals.sum()
-    constants = np.array([rules.call_trash, rules.last_chance, rules.start_size / 10,
-                          rules.target_rounds / 10], dtype=np.float32)
-    return inverse, cards, constants
-
-
-_SEATS: Final = np.arange(MAX_SEATS)
-_CLASSES: Final = np.arange(CLASSES)
-_PHASES: Final = np.arange(len(PHASE_CODES))
-_SLOT_CODES: Final = np.array([SLOT_DOWN, SLOT_NATURAL, SLOT_WILD])
-_PLAYER_COUNTS: Final = np.arange(MIN_PLAYERS, MAX_PLAYERS + 1)
-_ONE_SEAT: Final = [TO_ACT, DEALER, FINAL_FROM, MATCH_WINNER]  # as the blocks' order
-_SEAT_BITS: Final = [UNCLAIMED, ROUND_WINNERS]
-_ONE_CLASS: Final = [IN_HAND, TOP_DISCARD]
-_FLAGS: Final = [STOCK_KNOWN, CALLED, MUST_PLAY]
-_COUNTS: Final = np.concatenate([np.arange(start, start + CLASSES) for start in
-                                 (DISCARD_COUNTS, UNSEEN_COUNTS, STOCK_KNOWN_COUNTS)])
-
-
-def _span(first: str, last: str) -> slice:
-    return slice(_AT[first].start, _AT[last].stop)
+def _recipes(rules: Rules) -> dict[int, _Recipe]:
+    """The recipe of each (players, viewer), keyed ``players * 4 + viewer``."""
+    return {players * MAX_SEATS + viewer: _make_recipe(_floats(rules, players, viewer))
+            for players in range(MIN_PLAYERS, MAX_PLAYERS + 1) for viewer in range(players)}
 
 
 def observation_batch(public: npt.ArrayLike, rules: Rules) -> npt.NDArray[np.float32]:
     """The observations of ``N`` public encodings (an ``(N, 100)`` int array) under
     ``rules``: an ``(N, OBSERVATION_SIZE)`` float32 array, each row from its viewer's seat."""
-    pub = np.asarray(public, dtype=np.int64)
+    pub = np.asarray(public, dtype=np.int32)
     if pub.ndim != 2 or pub.shape[1] != LENGTH:
         raise ValueError(f"expected an (N, {LENGTH}) array of public encodings, "
                          f"got shape {pub.shape}")
-    n = pub.shape[0]
-    inverse, cards, constants = _rule_constants(rules)
-    players = pub[:, PLAYERS]
-    viewer = pub[:, VIEWER]
-    tables = np.maximum(players, 1)[:, None]
-    present = _SEATS[None, :] < players[:, None]
-    seat = (viewer[:, None] + _SEATS[None, :]) % tables  # relative seat -> absolute
-    rows = np.arange(n)[:, None]
-    out = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
-
-    # Each group of consecutive blocks is written by one array operation.
-    slots = pub[:, SLOTS:SLOTS + MAX_SEATS * SLOTS_PER_SEAT].reshape(n, MAX_SEATS,
-                                                                      SLOTS_PER_SEAT)
-    slots = np.where(present[:, :, None], slots[rows, seat], 0)
-    out[:, _AT["slots"]] = (slots[..., None] == _SLOT_CODES).reshape(n, -1)
-    sizes = pub[:, BOARD_SIZE:BOARD_SIZE + MAX_SEATS][rows, seat] / 10
-    won = pub[:, ROUNDS_WON:ROUNDS_WON + MAX_SEATS][rows, seat] / rules.target_rounds
-    out[:, _span("board_size", "seated")] = (
-        np.stack([sizes, won, np.ones_like(sizes)], axis=1) * present[:, None, :]
-    ).reshape(n, -1)
-    value = pub[:, _ONE_SEAT]
-    relative = (value - viewer[:, None]) % tables
-    out[:, _span("to_act", "match_winner")] = (
-        (relative[:, :, None] == _SEATS) & (value >= 0)[:, :, None]).reshape(n, -1)
-    bits = (pub[:, _SEAT_BITS][:, :, None] >> seat[:, None, :]) & 1
-    out[:, _span("unclaimed", "round_winners")] = (bits * present[:, None, :]).reshape(n, -1)
-    out[:, _AT["phase"]] = pub[:, PHASE][:, None] == _PHASES
-    out[:, _span("in_hand", "top_discard")] = (
-        pub[:, _ONE_CLASS][:, :, None] == _CLASSES).reshape(n, -1)
-    counts = pub[:, _COUNTS].reshape(n, 3, CLASSES)
-    out[:, _span("discard_counts", "stock_known_counts")] = (
-        counts * inverse[players][:, None, :]).reshape(n, -1)
-    out[:, _AT["stock_count"]] = (pub[:, STOCK_COUNT] * cards[players])[:, None]
-    out[:, _span("stock_known", "must_play")] = pub[:, _FLAGS]
-    out[:, _span("call_trash_rule", "rounds_to_win")] = constants
-    out[:, _AT["players"]] = players[:, None] == _PLAYER_COUNTS
+    recipes = _recipes(rules)
+    keys = pub[:, PLAYERS] * MAX_SEATS + pub[:, VIEWER]
+    out = np.empty((pub.shape[0], OBSERVATION_SIZE), dtype=np.float32)
+    if pub.shape[0] and (keys == keys[0]).all():  # the usual batch: one seat of one table
+        groups: list[tuple[int, Any]] = [(int(keys[0]), slice(None))]
+    else:
+        groups = [(int(key), keys == key) for key in np.unique(keys)]
+    for key, rows in groups:
+        recipe = recipes.get(key)
+        if recipe is None:
+            raise ValueError("every row needs 2 to 4 players and a viewer seated at the table")
+        part = pub[rows]
+        values = out[rows] if not isinstance(rows, slice) else out
+        values[:] = recipe.constant
+        at, source, value = recipe.equal
+        values[:, at] = part[:, source] == value
+        at, source, scale = recipe.scale
+        values[:, at] = part[:, source] * scale
+        at, source, value = recipe.bit
+        values[:, at] = (part[:, source] >> value) & 1
+        if not isinstance(rows, slice):
+            out[rows] = values
     return out
 
 
