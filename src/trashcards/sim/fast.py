@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import CALL, DISCARD, STOCK, SWAP, TRASH, Action, Dealer, Deck, Reshuffle, wild
+from ..bots import bot_seat_names
 from ..cards import Card
 from ..record import Entry, Record
 from ..rules import Rules
@@ -238,7 +239,7 @@ def _decode(table: Table, log: npt.NDArray[np.int32], final: Ints,
             action: Action = wild(slot) if verb == k.V_WILD else _VERBS[verb]
             moves.append(Entry(seat, action))
             i += 4
-    names = tuple(f"{name}-{seat}" for seat, name in enumerate(table.bots))
+    names = bot_seat_names(table.bots)
     record = Record(table.rules, names, tuple(moves))
     p = table.players
     out = final.tolist()
