@@ -49,7 +49,7 @@ from ..actions import DISCARD, STOCK, SWAP, Action, Verb, wild
 from ..state import Phase
 from ..views import View
 from .game import Batch, Decision, Game, MatchOver, Outcome, SaveError, default_save_path
-from .keys import KEY_HELP, Command, InputError, action_key, parse_key, refusal
+from .keys import KEY_HELP, Command, InputError, parse_key, refusal
 from .narrate import card_label, status_lines
 from .render import (
     BIG_HEIGHT,
@@ -72,11 +72,42 @@ _GAME_KEYS = "sdwtc1234567890"
 
 
 class BoardView(Static):
-    """One seat's board, framed, its title the player's name and rounds won."""
+    """One seat's board, framed, its title the player's name and rounds won. A click on
+    a slot is :meth:`TrashApp.action_slot`."""
 
     def __init__(self, seat: int) -> None:
         super().__init__(id=f"board-{seat}", classes="board")
         self.seat = seat
+        self.big = False
+
+    def slot_at(self, x: int, y: int) -> int | None:
+        """The slot drawn at ``(x, y)`` of this widget (its frame included)."""
+        x, y = x - 1, y - 1  # inside the frame
+        if x < 0 or y < 0:
+            return None
+        row, column = (y // 4, x // 6) if self.big else (y, x // 7)
+        if column >= 5:
+            return None
+        return row * 5 + column + 1
+
+    def on_click(self, event: events.Click) -> None:
+        slot = self.slot_at(event.x, event.y)
+        app = self.app
+        if slot is not None and isinstance(app, TrashApp):
+            app.action_slot(self.seat, slot)
+
+
+class Pile(Static):
+    """The stock or the discard pile: a click draws from it."""
+
+    def __init__(self, key: str, id: str) -> None:
+        super().__init__(id=id)
+        self.key = key
+
+    def on_click(self) -> None:
+        app = self.app
+        if isinstance(app, TrashApp):
+            app.action_choose(self.key)
 
 
 class GameLog(RichLog):
@@ -97,10 +128,13 @@ class TableScreen(Screen[None]):
         with Container(id="boards"):
             for seat in range(self.players):
                 yield BoardView(seat)
-        yield Static(id="piles")
+        with Horizontal(id="piles"):
+            yield Pile("s", id="stock")
+            yield Pile("d", id="discard")
+            yield Static(id="hand")
         yield Static(id="status")
         with Horizontal(id="log-row"):
-            yield GameLog(id="log", wrap=True, markup=False, highlight=False)
+            yield GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
         yield Static(id="actions")
         yield Static(id="message")
 
@@ -290,10 +324,10 @@ class TrashApp(App[Outcome]):
             seat = board.seat
             mine = seat == self._deciding
             touched = self._touched[1] if self._touched and self._touched[0] == seat else None
+            board.big = self._big
             board.update(board_picture(
                 scene.slots[seat], view.rules, big=self._big,
-                cursor=cursor_slot if mine else None, touched=touched,
-                click=f"app.slot({seat},{{slot}})"))
+                cursor=cursor_slot if mine else None, touched=touched))
             title = Text(names[seat], style="bold")
             if seat == self.game.viewer:
                 title.append(" (you)")
@@ -306,12 +340,14 @@ class TrashApp(App[Outcome]):
             board.set_class(seat == scene.to_act, "to-act")
             board.set_class(seat in view.round_winners
                             and view.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER), "winner")
-        self.table.query_one("#piles", Static).update(self._piles())
+        for name, part in zip(("#stock", "#discard", "#hand"), self._piles(), strict=True):
+            self.table.query_one(name, Static).update(part)
         self.table.query_one("#status", Static).update(self._status(view))
         self.table.query_one("#actions", Static).update(self._actions(view))
         self.table.query_one("#message", Static).update(Text(self._message, style="yellow"))
 
-    def _piles(self) -> Text:
+    def _piles(self) -> tuple[Text, Text, Text]:
+        """The stock, the discard pile and the card in hand."""
         scene = self._scene
         target = self._targets[self._cursor] if self._targets else None
         stock = Text.assemble(("Stock ", "bold"), card_text(None, scene.rules),
@@ -321,7 +357,6 @@ class TrashApp(App[Outcome]):
                              card_text(top, scene.rules) if top else Text("empty", "dim"),
                              f" ({len(scene.discard)})" if top else "")
         for part, action in ((stock, STOCK), (pile, DISCARD)):
-            part.stylize(Style(meta={"@click": f"app.choose('{action_key(action)}')"}))
             if target == action:
                 part.stylize("reverse bold green")
         hand = Text("In hand: ", style="bold")
@@ -331,7 +366,7 @@ class TrashApp(App[Outcome]):
                 hand.append(" (wild)")
         else:
             hand.append("–", style="dim")
-        return Text("   ").join([stock, pile, hand])
+        return stock, pile, hand
 
     def _status(self, view: View) -> Text:
         names = self.game.names

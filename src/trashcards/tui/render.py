@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Final
 
 from rich.console import Group, RenderableType
-from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
@@ -258,25 +257,19 @@ BIG_WIDTH: Final = 30
 BIG_HEIGHT: Final = 8
 
 
-def _slot_style(action: str | None) -> Style:
-    return Style(meta={"@click": action}) if action else Style()
-
-
 def board_picture(slots: Sequence[Card | None], rules: Rules, *, big: bool,
-                  cursor: int | None = None, touched: int | None = None,
-                  click: str | None = None) -> Text:
+                  cursor: int | None = None, touched: int | None = None) -> Text:
     """A board for the full screen: compact (one line per row of five, ``10 ░░░``) or
     big (each card drawn as a small box under its slot number). ``cursor``: the slot
-    the arrow keys point at; ``touched``: the slot the latest step of a chain changed;
-    ``click``: an action template like ``app.slot(2,{slot})`` each slot answers a click
-    with."""
+    the arrow keys point at; ``touched``: the slot the latest step of a chain changed.
+    A compact slot is 7 columns wide, a big one 6 columns and 4 lines."""
     lines: list[Text] = []
     for start in range(0, len(slots), _ROW):
         row = list(enumerate(slots[start:start + _ROW], start=start + 1))
         if big:
-            lines.extend(_big_row(row, rules, cursor, touched, click))
+            lines.extend(_big_row(row, rules, cursor, touched))
         else:
-            lines.append(_compact_row(row, rules, cursor, touched, click))
+            lines.append(_compact_row(row, rules, cursor, touched))
     return Text("\n").join(lines)
 
 
@@ -295,15 +288,13 @@ def _face(card: Card | None, rules: Rules, width: int = 3) -> Text:
 
 
 def _compact_row(row: list[tuple[int, Card | None]], rules: Rules, cursor: int | None,
-                 touched: int | None, click: str | None) -> Text:
+                 touched: int | None) -> Text:
     line = Text()
     for slot, card in row:
-        meta = _slot_style(click.format(slot=slot) if click else None)
         cell = Text.assemble((f"{slot:>2} ", "dim"), _face(card, rules))
         mark = _mark(slot, cursor, touched)
         if mark:
             cell.stylize(mark, 3)
-        cell.stylize(meta)
         line.append_text(cell)
         line.append(" ")
     line.rstrip()
@@ -311,12 +302,10 @@ def _compact_row(row: list[tuple[int, Card | None]], rules: Rules, cursor: int |
 
 
 def _big_row(row: list[tuple[int, Card | None]], rules: Rules, cursor: int | None,
-             touched: int | None, click: str | None) -> list[Text]:
+             touched: int | None) -> list[Text]:
     parts = [Text(), Text(), Text(), Text()]  # numbers, box tops, faces, box bottoms
     for slot, card in row:
-        meta = _slot_style(click.format(slot=slot) if click else None)
         frame = _mark(slot, cursor, touched) or "dim"
-        starts = [len(part) for part in parts]
         number_style = "bold green" if slot == cursor else "dim"
         parts[0].append(f"{slot:^5}", style=number_style)
         parts[1].append("┌───┐", style=frame)
@@ -324,8 +313,7 @@ def _big_row(row: list[tuple[int, Card | None]], rules: Rules, cursor: int | Non
         parts[2].append_text(_face(card, rules))
         parts[2].append("│", style=frame)
         parts[3].append("└───┘", style=frame)
-        for part, begin in zip(parts, starts, strict=True):
-            part.stylize(meta, begin, len(part))
+        for part in parts:
             part.append(" ")
     for part in parts:
         part.rstrip()
