@@ -453,7 +453,10 @@ class TrashApp(App[Outcome]):
                 return
             if not isinstance(due, Decision):
                 self._write_log(scoreboard(game.view()))
-                await self._wait_for("next round")
+                if game.people:
+                    await self._wait_for("next round")
+                else:  # a table of bots, watched: the next round comes by itself
+                    await asyncio.sleep(self.bot_delay * 4)
                 await self._show_steps(game.next_round(), 0.0)
                 continue
             if due.bot:

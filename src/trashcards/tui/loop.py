@@ -185,9 +185,10 @@ class TerminalGame:
         view = self.game.view()
         self.console.print()
         self.console.print(round_over(view))
-        answer = self._read(f"Press Enter to deal round {view.round + 1} (q quits) ")
-        if answer.strip().lower() in ("q", "quit"):
-            raise _QuitRequest
+        if self.game.people:  # a table of bots (watched) goes on by itself
+            answer = self._read(f"Press Enter to deal round {view.round + 1} (q quits) ")
+            if answer.strip().lower() in ("q", "quit"):
+                raise _QuitRequest
         self._show(self.game.next_round())
 
     def _finish(self) -> None:
