@@ -654,9 +654,12 @@ class TrashApp(App[Outcome]):
             self._not_now()
             return
         try:
-            parse_key(character, view)
+            choice = parse_key(character, view)
         except InputError as exc:
             self._say(str(exc))
+            return
+        if choice is Command.HELP:  # "h", as in the line mode
+            self.action_help()
 
     # -- leaving --------------------------------------------------------------------------
 
