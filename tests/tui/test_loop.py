@@ -226,3 +226,28 @@ def test_rules_reach_the_screen(tmp_path):
     g = game(match, ["q"], tmp_path)
     assert g.run() is Outcome.QUIT
     assert 'call "Trash!"' in text_of(g)
+
+
+def test_the_pass_screen_on_a_terminal_also_clears_the_scrollback():
+    import io
+
+    from rich.console import Console
+
+    match = seeded_kids_match(names=("Ana", "Bo"), seed=3)
+    console = Console(file=io.StringIO(), width=100, force_terminal=True, color_system=None)
+    g = game(match, cycle_script(12), hotseat=True)
+    g.console = console
+    g.run()
+    text = console.file.getvalue()
+    assert "\x1b[3J" in text  # the terminal's scrollback, not only the screen
+    assert text.index("\x1b[3J") < text.index("Pass to ")
+
+
+def test_the_table_header_shows_the_last_chance_lap():
+    from trashcards.tui.render import table_header
+
+    match = Match(Rules.preset_named("last-chance"), ["Ana", "Bo", "Cy"], random.Random(1))
+    match.advance()
+    view = match.view(0)._replace(final_from=2, to_act=0)
+    header = table_header(view).plain
+    assert "Last chance: Cy completed the board; still to play one more turn: you, Bo" in header
