@@ -79,7 +79,7 @@ def test_large_numbers_have_separators_and_the_seat_shares_add_up() -> None:
     out = result.stdout
     assert "1,200 matches · classic" in out
     assert re.search(r"\d,\d{3} rounds in", out)
-    shares = [float(m) for m in re.findall(r"│\s+(\d+\.\d) % \(", out)]
+    shares = [float(m) for m in re.findall(r"│\s+(\d+\.\d)% \(", out)]
     assert len(shares) == 3
     assert round(sum(shares), 1) == 100.0
 

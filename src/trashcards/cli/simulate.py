@@ -20,7 +20,7 @@ from rich.table import Table
 
 from ..bots import BOTS
 from ..errors import RulesError
-from ..lab.report import fmt_shares
+from ..lab.report import rounded_shares
 from ..rules import Rules
 from ..sim.runner import BACKENDS, ENGINES, Runner
 from ..simulation import SimStats, wilson_interval
@@ -166,7 +166,8 @@ def _print_summary(stats: SimStats, bots: list[str], rules: Rules, seed: int) ->
     table.add_column("match wins", justify="right")
     table.add_column("win rate (95 % CI)", justify="right")
     table.add_column("rounds won", justify="right")
-    shares = fmt_shares([w / stats.matches if stats.matches else 0.0 for w in stats.wins])
+    shares = [f"{share:.1f}%" for share in rounded_shares(
+        [w / stats.matches if stats.matches else 0.0 for w in stats.wins])]
     for seat, name in enumerate(bots):
         rate = _rate(stats.wins[seat], stats.matches)
         table.add_row(str(seat), name, f"{stats.wins[seat]:,}",
