@@ -298,3 +298,12 @@ async def test_four_players_fit_80x24_and_a_big_terminal_gets_big_boards():
             actions = app.table.query_one("#actions")
             assert actions.region.bottom <= size[1]
             assert actions.region.height >= 1
+
+
+async def test_a_terminal_too_small_for_the_table_says_so():
+    match = Match(Rules(), ["Ana", "bot:greedy", "bot:counter", "bot:kid"], random.Random(4))
+    app = make_app(match, seed=4)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot, app)
+        assert app._message == ("this terminal (60×20) is too small for the table: make it "
+                                "80×24 or more, or play with --lines")

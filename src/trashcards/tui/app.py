@@ -68,6 +68,8 @@ __all__ = ["ConfirmQuit", "HelpScreen", "PassScreen", "TrashApp"]
 #: Lines the screen needs besides the boards: header, piles, status, two of actions,
 #: message, and at least five of log.
 _RESERVED_LINES = 11
+#: Lines of a compact board inside its frame.
+COMPACT_LINES = 2
 _GAME_KEYS = "sdwtc1234567890"
 
 
@@ -306,6 +308,12 @@ class TrashApp(App[Outcome]):
         boards = self.table.query_one("#boards")
         boards.styles.grid_size_columns = self._columns(size.width, width)
         self.set_class(self._big, "big")
+        compact_lines = rows(COMPACT_WIDTH) * (COMPACT_LINES + 2) + _RESERVED_LINES - 3
+        if compact_lines > size.height:
+            self._message = (f"this terminal ({size.width}×{size.height}) is too small for "
+                             "the table: make it 80×24 or more, or play with --lines")
+        elif self._message.startswith("this terminal ("):
+            self._message = ""
 
     def _columns(self, width: int, needed: int) -> int:
         players = len(self.game.seats)
