@@ -9,7 +9,9 @@ Every side plays uniformly random legal moves, match after match, for ``--second
   ``step``), and the same through ``env()`` with PettingZoo's wrappers;
 * Gymnasium: ``TrashEnv`` with the agent against ``random`` bots (one step is the
   agent's action and the bots' replies);
-* OpenSpiel: ``python_trash`` states, chance nodes included (``--openspiel``).
+* OpenSpiel: ``python_trash`` states, chance nodes included (``--openspiel``);
+* the observation alone: ``observation_batch`` of 1,024 public encodings of one seat (what
+  a vector environment computes per step), and of one.
 
 The ratio is environment steps (player actions) per second over the engine's player
 actions per second.
@@ -27,9 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from trashcards import Phase, Rules, apply, legal_actions, new_match, sample_chance
+from trashcards import Phase, Rules, apply, legal_actions, new_match, sample_chance, view
 from trashcards.envs.gymnasium import TrashEnv
+from trashcards.envs.observation import observation_batch
 from trashcards.envs.pettingzoo import env, raw_env
+from trashcards.envs.public import public_array
 
 Rate = tuple[int, int, float]  # player actions, all moves, seconds
 
@@ -117,6 +121,28 @@ def openspiel_steps(rules: Rules, players: int, seconds: float, seed: int = 1) -
     return actions, moves, time.perf_counter() - began
 
 
+def observations(rules: Rules, players: int, seconds: float, seed: int = 1) -> tuple[float, float]:
+    """Microseconds per ``observation_batch`` call of 1,024 rows and of 1 row."""
+    rng = random.Random(seed)
+    state = new_match(rules, tuple(f"p{seat}" for seat in range(players)))
+    rows = []
+    while len(rows) < 1024:
+        if state.phase is Phase.MATCH_OVER:
+            state = new_match(rules, state.names)
+        legal = legal_actions(state)
+        state, _events = apply(state, rng.choice(legal) if legal else sample_chance(state, rng))
+        rows.append(public_array(view(state, 0)))
+    batch = np.array(rows, dtype=np.int32)
+    out = []
+    for size in (1024, 1):
+        calls, began = 0, time.perf_counter()
+        while time.perf_counter() - began < seconds / 2:
+            observation_batch(batch[:size], rules)
+            calls += 1
+        out.append((time.perf_counter() - began) / calls * 1e6)
+    return out[0], out[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per side")
@@ -141,6 +167,9 @@ def main() -> None:
     ]
     if args.openspiel:
         sides.append(("OpenSpiel", openspiel_steps(rules, args.players, args.seconds)))
+    big, one = observations(rules, args.players, args.seconds)
+    print(f"observation_batch:   {big / 1000:10.2f} ms per 1,024 rows "
+          f"({1024e6 / big:,.0f} rows/s), {one:.1f} us for one row")
     for name, (steps, every, elapsed) in sides:
         rate = steps / elapsed
         extra = f" ({every / elapsed:,.0f} with chance and bots)" if every != steps else ""
