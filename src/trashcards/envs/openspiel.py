@@ -184,8 +184,9 @@ class TrashState(pyspiel.State):  # type: ignore[misc]
         return text + (position.resolving() + "\n" if position.pending is not None else "")
 
     def engine_state(self) -> State:
-        """The engine's state at the last settled move: its hidden cards are placeholders,
-        decided only when revealed."""
+        """The engine's state at the last settled move. Its hidden cards are placeholders
+        that decide nothing: a hidden card's class is chosen by chance when it is revealed,
+        from the public shares, whatever card the placeholder was."""
         return self.position.engine
 
 
