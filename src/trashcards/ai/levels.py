@@ -43,7 +43,14 @@ class Level:
 
 #: From the weakest up (docs/analysis/skill, `trashcards analyze skill`, seed 0).
 LEVELS: tuple[Level, ...] = (
-    # «FILL:levels-data»
+    Level("beginner", "sometimes", 1534.3, 1530.3, 1538.3, True,
+          "takes a playable discard only half the time"),
+    Level("casual", "kid", 1595.9, 1591.8, 1599.9, True,
+          "forgets the discard pile 30 % of the time and the call half the time"),
+    Level("good", "greedy", 1669.6, 1665.8, 1673.5, True,
+          "takes every playable discard, never throws a wild away"),
+    Level("expert", "expert", 1675.3, 1665.1, 1685.5, False,
+          "searches every move on sampled deals; not measurably stronger than good"),
 )
 
 
