@@ -33,6 +33,8 @@ from test_differential import CONFIGS, FEW_WILDS, bots_for, tables
 
 from trashcards.rules import Rules
 from trashcards.sim import fast, positions, rollouts
+from trashcards.sim.arrays import load_state, to_state
+from trashcards.sim.tables import Table
 from trashcards.state import Due, Phase, State, new_match
 from trashcards.views import view
 
@@ -89,6 +91,9 @@ def game_positions(rules: Rules, bots: list[str], seed: int, index: int) -> list
 
 def check_position(state: State, bots: list[str], seed: int, match_too: bool) -> None:
     """Kernel and reference agree from ``state``: rollouts, deals, evaluation."""
+    table = Table.of(state.rules, state.players)
+    st, ky = load_state(table, state)
+    assert to_state(table, st, ky, state.names) == state
     for horizon in ("round", "match") if match_too else ("round",):
         batch = rollouts.rollouts(state, bots, 2, seed, horizon)  # type: ignore[arg-type]
         for k in range(2):

@@ -129,6 +129,7 @@ V_TRASH: Final = 4
 V_CALL: Final = 5
 
 #: The fixed action list (:data:`trashcards.public.ACTIONS`) as kernel actions.
+ACTION_COUNT: Final = len(ACTIONS)
 ACTION_CODES: Final = (V_STOCK * 16, V_DISCARD * 16, *(V_WILD * 16 + k for k in range(1, 11)),
                        V_SWAP * 16, V_TRASH * 16, V_CALL * 16)
 assert len(ACTION_CODES) == len(ACTIONS)
