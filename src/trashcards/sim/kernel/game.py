@@ -94,9 +94,13 @@ from .layout import (
 )
 from .numbers import G, bounded, fy_step, match_keys, mix64, next_key
 
-__all__ = ["new_match", "run", "stock_empty", "stuck"]
+__all__ = ["Flag", "Int", "new_match", "run", "stock_empty", "stuck"]
 
 Array = npt.NDArray[Any]
+#: The argument types of :func:`run`'s ``ext``/``pending``/``horizon`` and ``trace``:
+#: numpy scalars, so that numba compiles one copy (see :func:`run`).
+Int = int | np.int64
+Flag = bool | np.bool_
 
 _STOCK = V_STOCK * 16
 _SWAP = V_SWAP * 16
@@ -159,8 +163,8 @@ def stuck(tab: Array, st: Array, dsc: int, dl: int, players: int) -> bool:
 
 
 @kjit()
-def stock_empty(tab: Array, st: Array, dsc: int, dl: int, key: np.uint64, may_stick: bool,
-                players: int, trace: bool, log: Array, lp: Array) -> int:
+def stock_empty(tab: Array, st: Array, dsc: int, dl: int, key: np.uint64, may_stick: Flag,
+                players: int, trace: Flag, log: Array, lp: Array) -> int:
     """The stock is empty when a card must be drawn (RULES.md §5.4). Returns 0 when the
     round ends with no winner: nothing to reshuffle, or, if ``may_stick`` (a draw of the
     player's own, no claim or final lap pending), the round is stuck (:func:`stuck`).
@@ -271,9 +275,9 @@ def new_match(tab: Array, st: Array, ky: Array, skey: np.uint64, index: int) -> 
 
 
 @kjit()
-def run(tab: Array, st: Array, ky: Array, bots: Array, ext: int, pending: int, horizon: int,
+def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, horizon: Int,
         acc: Array, thist: Array, rhist: Array, ovf: Array, tmp: Array,
-        trace: bool, log: Array, lp: Array) -> int:
+        trace: Flag, log: Array, lp: Array) -> int:
     """Play the state ``st``/``ky`` on; returns what it stopped at (``R_*``).
 
     The bots ``bots[seat]`` decide for every seat but ``ext``: at a decision of ``ext``
@@ -284,6 +288,10 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: int, pending: int, h
     plays new rounds until the match ends (``R_MATCH_OVER``). Statistics go into
     ``acc``/``thist``/``rhist``/``ovf``; ``tmp`` is scratch (at least 11 entries); with
     ``trace``, chance moves and actions are appended to ``log``.
+
+    Callers pass ``ext``, ``pending``, ``horizon`` as ``np.int64`` and ``trace`` as
+    ``np.bool_`` values, never as bare literals: numba would compile a copy of this
+    large function for each literal value it is called with.
     """
     entry = st[S_PHASE]
     if entry == PH_MATCH_OVER:
@@ -397,7 +405,7 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: int, pending: int, h
                             else:
                                 can_discard = r == _WILD_ROLE and d != 0
                         if pending >= 0:
-                            act = pending
+                            act = int(pending)
                             pending = -1
                         elif seat == ext:
                             _store(st, ky, PH_DRAW, seat, -1, called, must_play, unclaimed,
@@ -458,7 +466,7 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: int, pending: int, h
                             st[O_DOWN + seat] = d
                             while True:
                                 if pending >= 0:
-                                    act = pending
+                                    act = int(pending)
                                     pending = -1
                                 elif seat == ext:
                                     st[O_WILD + seat] = w
@@ -490,7 +498,7 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: int, pending: int, h
                         st[O_DOWN + seat] = d
                         while True:
                             if pending >= 0:
-                                act = pending
+                                act = int(pending)
                                 pending = -1
                             elif seat == ext:
                                 st[O_WILD + seat] = w
@@ -555,8 +563,8 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: int, pending: int, h
                 # -- the penalty card (no stuck test: a claim is pending) --
                 if sp == se:
                     key = next_key(chance, nshuf)
-                    stock = stock_empty(tab, st, dsc, dl, key, False, players, trace, log,
-                                        lp)
+                    stock = stock_empty(tab, st, dsc, dl, key, np.bool_(False), players,
+                                        trace, log, lp)
                     if stock == 0:
                         state = 1
                         card = -1

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .game import run
+from .game import Int, run
 from .jit import kjit
 from .layout import (
     ACC_SIZE,
@@ -82,17 +82,19 @@ def _ended(st: Array) -> int:
 
 
 @kjit()
-def _rollout(tab: Array, st: Array, ky: Array, bots: Array, pending: int, horizon: int,
+def _rollout(tab: Array, st: Array, ky: Array, bots: Array, pending: Int, horizon: int,
              acc: Array, thist: Array, rhist: Array, ovf: Array, tmp: Array, log: Array,
              lp: Array) -> tuple[int, int, int]:
     """Play ``st`` on (streams already set), ``pending`` first if ≥ 0; the results."""
     first_round = st[S_ROUND]
     first_ended = _ended(st)
-    status = run(tab, st, ky, bots, -1, pending, H_ROUND, acc, thist, rhist, ovf, tmp,
-                 False, log, lp)
+    none = np.int64(-1)
+    status = run(tab, st, ky, bots, none, np.int64(pending), np.int64(H_ROUND), acc, thist,
+                 rhist, ovf, tmp, np.bool_(False), log, lp)
     winners = st[S_WINNERS]
     if horizon == H_MATCH and status == R_ROUND_OVER:
-        run(tab, st, ky, bots, -1, -1, H_MATCH, acc, thist, rhist, ovf, tmp, False, log, lp)
+        run(tab, st, ky, bots, none, none, np.int64(H_MATCH), acc, thist, rhist, ovf, tmp,
+            np.bool_(False), log, lp)
     rounds = st[S_ROUND] - first_round + _ended(st) - first_ended
     return winners, st[S_MATCH_WINNER], rounds
 
@@ -121,8 +123,8 @@ def rollouts(tab: Array, base: Array, bots: Array, skey: np.uint64, first: int, 
     for r in range(winners.shape[0]):
         st[:] = base
         _streams(tab, st, ky, skey, first + r)
-        w, m, n = _rollout(tab, st, ky, bots, -1, horizon, acc, thist, rhist, ovf, tmp, log,
-                           lp)
+        w, m, n = _rollout(tab, st, ky, bots, np.int64(-1), horizon, acc, thist, rhist, ovf,
+                           tmp, log, lp)
         winners[r] = w
         match_winner[r] = m
         rounds[r] = n

@@ -200,7 +200,7 @@ def encode(tab: Array, st: Array, viewer: int, out: Array) -> None:
     out[VIEWER] = viewer
 
 
-@kjit(inline="always")
+@kjit()
 def _report(tab: Array, st: Array, agent: int, before: Array, i: int, mask: Array,
             obs: Array, agent_rounds: Array, other_rounds: Array, done: Array,
             winner: Array) -> None:
@@ -245,8 +245,8 @@ def reset(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: A
         new_match(tab, st[i], ky[i], skeys[j], 0)
         for s in range(4):
             before[s] = 0
-        run(tab, st[i], ky[i], bots, agent[i], -1, H_MATCH, acc, thist, rhist, ovf, tmp,
-            False, log, lp)
+        run(tab, st[i], ky[i], bots, agent[i], np.int64(-1), np.int64(H_MATCH), acc, thist,
+            rhist, ovf, tmp, np.bool_(False), log, lp)
         _report(tab, st[i], agent[i], before, i, mask, obs, agent_rounds, other_rounds,
                 done, winner)
 
@@ -284,8 +284,8 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
             continue
         for s in range(tab[T_PLAYERS]):
             before[s] = row[O_WON + s]
-        run(tab, row, ky[i], bots, agent[i], _CODES[actions[i]], H_MATCH, acc, thist, rhist,
-            ovf, tmp, False, log, lp)
+        run(tab, row, ky[i], bots, agent[i], _CODES[actions[i]], np.int64(H_MATCH), acc,
+            thist, rhist, ovf, tmp, np.bool_(False), log, lp)
         _report(tab, row, agent[i], before, i, mask, obs, agent_rounds, other_rounds, done,
                 winner)
     return 0
