@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,26 @@ def test_every_module_the_kernel_takes_constants_from_is_hashed() -> None:
                 assert source.resolve() in {p.resolve() for p in jit.SOURCES}, (path.name,
                                                                                 source)
                 assert package in source.resolve().parents
+
+
+def test_old_caches_of_other_sources_are_removed(tmp_path: Path) -> None:
+    import numba
+
+    (tmp_path / "a.py").write_text("x = 1\n")
+    sources = (tmp_path / "a.py",)
+    base = tmp_path / "cache"
+    stale, recent = base / "trashcards-kernel-0000", base / "trashcards-kernel-1111"
+    for d in (stale, recent):
+        d.mkdir(parents=True)
+        (d / "f.nbi").write_text("")
+    week = jit.STALE_DAYS * 86400
+    os.utime(stale, (time.time() - week - 60,) * 2)
+    saved = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(base)
+    try:
+        path = jit.cache_dir(sources, tmp_path)
+    finally:
+        numba.config.CACHE_DIR = saved
+    assert path == str(base / f"trashcards-kernel-{jit.source_hash(sources)}")
+    assert not stale.exists()
+    assert recent.exists()

@@ -143,3 +143,13 @@ def test_bad_resets_are_refused() -> None:
         tables.reset([0], [1], agent_seats=[2])
     with pytest.raises(ValueError, match="agent seats"):
         VectorTables(STANDARD, ["greedy", "greedy"], 2, agent_seats=[0, 5])
+
+
+def test_the_module_example_runs() -> None:
+    import doctest
+
+    from trashcards.sim import vector
+
+    result = doctest.testmod(vector)
+    assert result.attempted >= 4
+    assert result.failed == 0

@@ -12,7 +12,8 @@ The directory lies under numba's ``NUMBA_CACHE_DIR`` when that is set, else in t
 kernel package's ``__pycache__`` when it is writable, else under the user's cache
 directory (``$XDG_CACHE_HOME`` or ``~/.cache``, then ``trashcards``); when none is
 writable the kernel compiles in every process and caches nothing (numba's own fallback
-locations are never used: they are not guarded). :func:`kjit` points
+locations are never used: they are not guarded). Directories of other versions of the
+sources that nothing used for a week are removed. :func:`kjit` points
 ``numba.config.CACHE_DIR`` there only while it makes each dispatcher (numba fixes a
 function's cache location then), so other numba code of the process is not affected.
 """
@@ -21,14 +22,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, Literal, TypeVar, cast
 
 import numba
 
-__all__ = ["CACHE_DIR", "SOURCES", "kjit", "source_hash"]
+__all__ = ["CACHE_DIR", "SOURCES", "STALE_DAYS", "cache_dir", "guarded_jit", "kjit",
+           "source_hash"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -38,6 +42,11 @@ _HERE: Final = Path(__file__).resolve().parent
 #: the modules they take constants from (a test checks that the list is complete).
 SOURCES: Final = (*sorted(_HERE.glob("*.py")), _HERE.parent / "rng.py",
                   _HERE.parent.parent / "public.py")
+
+
+_PREFIX: Final = "trashcards-kernel-"
+#: Days after which the unused cache directory of other kernel sources is removed.
+STALE_DAYS: Final = 7
 
 
 def source_hash(sources: tuple[Path, ...] = SOURCES) -> str:
@@ -61,17 +70,34 @@ def _writable(path: Path) -> bool:
 
 
 def cache_dir(sources: tuple[Path, ...], package: Path) -> str | None:
-    """The guarded cache directory for ``sources`` (or ``None``: nowhere writable)."""
-    name = f"trashcards-kernel-{source_hash(sources)}"
+    """The guarded cache directory for ``sources`` (or ``None``: nowhere writable).
+
+    Using it marks it as used (its time stamp); the directories of other sources beside
+    it that nothing used for :data:`STALE_DAYS` are removed.
+    """
+    name = f"{_PREFIX}{source_hash(sources)}"
     if _CONFIG.CACHE_DIR:
         bases = [Path(_CONFIG.CACHE_DIR)]
     else:
         user = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
         bases = [package / "__pycache__", Path(user) / "trashcards"]
     for base in bases:
-        if _writable(base / name):
-            return str(base / name)
+        path = base / name
+        if _writable(path):
+            os.utime(path)
+            _prune(base, path)
+            return str(path)
     return None
+
+
+def _prune(base: Path, keep: Path) -> None:
+    old = time.time() - STALE_DAYS * 86400
+    for other in base.glob(f"{_PREFIX}*"):
+        try:
+            if other != keep and other.stat().st_mtime < old:
+                shutil.rmtree(other)
+        except OSError:
+            continue  # in use, or removed meanwhile by another process
 
 
 #: Where the kernel's compiled code is cached (``None``: not cached).
