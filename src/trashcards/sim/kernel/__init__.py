@@ -24,7 +24,7 @@ machine code stale unnoticed. :mod:`.jit` guards against that: everything is cac
 one directory named after a hash of the sources of every kernel module (and of the
 constants' modules they import), so any change to any of them compiles afresh, and a
 test proves a stale cache is never used. One big module would need no guard, but at
-some 1,500 lines of compiled code it would hide where the chain, the deal sampler or
+nearly 2,000 lines it would hide where the chain, the deal sampler or
 the encoding live.
 
 This package imports nothing compiled; importing a submodule compiles nothing either:
