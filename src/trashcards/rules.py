@@ -105,7 +105,10 @@ class Rules:
         return out
 
     def describe(self) -> str:
-        """One line for people, e.g. ``standard: Jacks wild, boards of 10, first to 10``."""
+        """One line for people, e.g. ``standard: J wild, boards of 10, first to 10 rounds``.
+
+        A preset changed by other fields says so and names them (``kids (changed:
+        start_size): J wild, boards of 10, …``): it is no longer the plain preset."""
         wild = "/".join(self.wild_ranks) or "no face card"
         parts = [f"{wild} wild", f"boards of {self.start_size}",
                  f"first to {self.target_rounds} round{'s' if self.target_rounds > 1 else ''}"]
@@ -117,7 +120,9 @@ class Rules:
             parts.append('call "Trash!"')
         if self.last_chance:
             parts.append("last chance")
-        return f"{self.preset}: " + ", ".join(parts)
+        changed = [name for name in self.to_dict() if name != "preset"]
+        label = f"{self.preset} (changed: {', '.join(changed)})" if changed else self.preset
+        return f"{label}: " + ", ".join(parts)
 
     # -- derived values -----------------------------------------------------------------
 
@@ -207,8 +212,12 @@ def _canonical_preset(name: str) -> str:
     match = _FIRST_TO.fullmatch(key)
     if match and 1 <= int(match.group(1)) <= 9:
         return f"first-to-{int(match.group(1))}"
+    if key.startswith("first-to-"):
+        raise RulesError("preset", f"{name!r}: write first-to-N with N a number of slots "
+                                   "from 1 to 9, e.g. first-to-5 (the first player down "
+                                   "to a board of 5 slots wins)")
     raise RulesError("preset", f"unknown preset {name!r}; the presets are "
-                               f"{', '.join(PRESETS)} (N = 1…9)")
+                               f"{', '.join(PRESETS)} (first-to-N: write e.g. first-to-5)")
 
 
 def _preset_fields(canonical: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import CALL, DISCARD, STOCK, SWAP, TRASH, Action, Dealer, Deck, Reshuffle, wild
+from ..bots import bot_seat_names
 from ..record import Entry, Record
 from ..rules import Rules
 from ..simulation import SimStats
@@ -36,7 +37,7 @@ from .rng import seed_key
 from .tables import Table
 
 __all__ = ["Accumulators", "TracedMatch", "decode_log", "match_record", "play_chunk",
-           "play_traced"]
+           "play_traced", "warm_up"]
 
 #: Matches per kernel call between two progress reports.
 SLICE: Final = 16384
@@ -216,7 +217,7 @@ def _traced(table: Table, seed: int, index: int, acc: Accumulators) -> TracedMat
         size = int(lp[0])
     stats = trial.stats()
     acc.add(trial)
-    names = tuple(f"{name}-{seat}" for seat, name in enumerate(table.bots))
+    names = bot_seat_names(table.bots)
     record = Record(table.rules, names, tuple(decode_log(table, log[: int(lp[0])])))
     return TracedMatch(record, to_state(table, st, ky, names), stats)
 
@@ -244,3 +245,14 @@ def decode_log(table: Table, log: npt.NDArray[np.int32]) -> list[Entry]:
             moves.append(Entry(seat, action))
             i += 4
     return moves
+
+
+def warm_up(traced: bool = False) -> None:
+    """Compile the kernel, or load it from numba's on-disk cache, by playing one tiny
+    match: the first run on a machine takes about 15 s, later ones well under one.
+    ``traced``: the kernel that writes records (``records=``) instead."""
+    rules = Rules.preset_named("kids").with_fields({"rounds_to_win": 1})
+    if traced:
+        play_traced(rules, ["random", "random"], 0, 0)
+    else:
+        play_chunk(rules, ["random", "random"], 0, 0, 1)

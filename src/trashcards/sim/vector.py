@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from ..bots import bot_seat_names
 from ..public import ACTIONS, SIZE
 from ..rules import Rules
 from ..state import State
@@ -114,8 +115,7 @@ class VectorTables:
 
     def state(self, i: int) -> State:
         """The full state of table ``i`` (hidden cards included: not for the agent)."""
-        names = tuple(f"{name}-{seat}" for seat, name in enumerate(self.table.bots))
-        return to_state(self.table, self.st[i], self.ky[i], names)
+        return to_state(self.table, self.st[i], self.ky[i], bot_seat_names(self.table.bots))
 
     def view(self, i: int) -> View:
         """Table ``i`` as its agent sees it."""
