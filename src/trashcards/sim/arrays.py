@@ -28,7 +28,7 @@ from . import rng
 from .kernel import layout
 from .tables import Table
 
-__all__ = ["load_state", "load_view", "to_state"]
+__all__ = ["load_state", "load_view", "stock_order", "to_state"]
 
 Ints = npt.NDArray[np.int32]
 
@@ -67,7 +67,7 @@ def _mask(seats: Sequence[int]) -> int:
     return sum(1 << seat for seat in set(seats))
 
 
-def _fill(table: Table, phase: int, turn: int | None, in_hand: Card | None,
+def _fill(table: Table, *, phase: int, turn: int | None, in_hand: Card | None,
           slots: Sequence[Sequence[tuple[Card | None, bool]]], sizes: Sequence[int],
           rounds_won: Sequence[int], discard: Sequence[Card], stock: Sequence[Card | None],
           stock_public: bool, called: bool, must_play: bool, unclaimed: Sequence[int],
@@ -132,11 +132,13 @@ def load_state(table: Table, state: State) -> tuple[Ints, npt.NDArray[np.uint64]
     else:
         phase = _PHASES[state.phase]
     st, placed = _fill(
-        table, phase, state.turn, state.in_hand,
-        [list(zip(board.cards, board.up, strict=True)) for board in state.boards],
-        [board.size for board in state.boards], state.rounds_won, state.discard, state.stock,
-        state.stock_public, state.called, state.must_play, state.unclaimed, state.final_from,
-        state.round_winners, state.match_winner, state.dealer, state.round)
+        table, phase=phase, turn=state.turn, in_hand=state.in_hand,
+        slots=[list(zip(board.cards, board.up, strict=True)) for board in state.boards],
+        sizes=[board.size for board in state.boards], rounds_won=state.rounds_won,
+        discard=state.discard, stock=state.stock, stock_public=state.stock_public,
+        called=state.called, must_play=state.must_play, unclaimed=state.unclaimed,
+        final_from=state.final_from, round_winners=state.round_winners,
+        match_winner=state.match_winner, dealer=state.dealer, round_number=state.round)
     dealt = phase not in (layout.PH_DEAL, layout.PH_DEALER)
     if dealt and placed != len(table.cards):
         raise ValueError(f"the position holds {placed} cards; the match has "
@@ -163,12 +165,14 @@ def load_view(table: Table, view: View) -> Ints:
     stock: Sequence[Card | None] = (view.stock_known if view.stock_known is not None
                                     else [None] * view.stock_count)
     st, _ = _fill(
-        table, phase, view.to_act, view.in_hand,
-        [[(card, card is not None) for card in player.slots] for player in view.players],
-        [player.board_size for player in view.players],
-        [player.rounds_won for player in view.players], view.discard, stock,
-        view.stock_known is not None, view.called, view.must_play, view.unclaimed,
-        view.final_from, view.round_winners, view.match_winner, view.dealer, view.round)
+        table, phase=phase, turn=view.to_act, in_hand=view.in_hand,
+        slots=[[(card, card is not None) for card in player.slots] for player in view.players],
+        sizes=[player.board_size for player in view.players],
+        rounds_won=[player.rounds_won for player in view.players], discard=view.discard,
+        stock=stock, stock_public=view.stock_known is not None, called=view.called,
+        must_play=view.must_play, unclaimed=view.unclaimed, final_from=view.final_from,
+        round_winners=view.round_winners, match_winner=view.match_winner,
+        dealer=view.dealer, round_number=view.round)
     return st
 
 
