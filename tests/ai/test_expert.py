@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from trashcards import Rules, apply, new_match, sample_chance, view
-from trashcards.ai.expert import ExpertBot
+from trashcards.ai.evaluate import fast_problem
+from trashcards.ai.expert import DEFAULT_SAMPLES, REFERENCE_SAMPLES, ExpertBot
 from trashcards.bots import BOTS, make_bot
 from trashcards.deals import sample_state
 from trashcards.state import Phase
@@ -81,8 +82,16 @@ def test_the_expert_is_a_bot_by_name_and_says_when_it_searches_slowly() -> None:
     assert "expert" in BOTS
     bot = make_bot("expert", random.Random(0))
     assert isinstance(bot, ExpertBot)
-    assert bot.notice is not None
-    assert "reference" in bot.notice
+    if fast_problem() is None:
+        assert bot.notice is None
+        assert bot.samples == DEFAULT_SAMPLES
+    else:
+        assert bot.notice is not None
+        assert "reference" in bot.notice
+        assert bot.samples == REFERENCE_SAMPLES
+    slow = ExpertBot(random.Random(0), engine="reference")
+    assert slow.samples == REFERENCE_SAMPLES
+    assert slow.notice is None  # asked for: nothing to say
 
 
 def test_importing_the_bots_does_not_import_the_ai() -> None:
