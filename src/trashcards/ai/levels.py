@@ -43,13 +43,13 @@ class Level:
 
 #: From the weakest up (docs/analysis/skill, `trashcards analyze skill`, seed 0).
 LEVELS: tuple[Level, ...] = (
-    Level("beginner", "sometimes", 1534.3, 1530.3, 1538.3, True,
+    Level("beginner", "sometimes", 1534.6, 1530.6, 1538.6, True,
           "takes a playable discard only half the time"),
-    Level("casual", "kid", 1595.9, 1591.8, 1599.9, True,
+    Level("casual", "kid", 1596.2, 1592.2, 1600.2, True,
           "forgets the discard pile 30 % of the time and the call half the time"),
-    Level("good", "greedy", 1669.6, 1665.8, 1673.5, True,
+    Level("good", "greedy", 1670.1, 1666.2, 1673.9, True,
           "takes every playable discard, never throws a wild away"),
-    Level("expert", "expert", 1675.3, 1665.1, 1685.5, False,
+    Level("expert", "expert", 1673.8, 1663.6, 1684.1, False,
           "searches every move on sampled deals; not measurably stronger than good"),
 )
 
