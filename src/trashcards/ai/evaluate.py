@@ -14,10 +14,13 @@ with the match-odds table (:mod:`.odds`; much less noise than a whole match), ``
 plays to the end of the match. ``"auto"`` is ``round`` where a table exists (two
 players) and ``match`` otherwise.
 
-Engines: ``"reference"`` plays the rollouts with the rules engine and the bots of
-:mod:`trashcards.bots`; ``"fast"`` will play them in the numba kernel (the kernel's batch
-evaluation, not on this branch yet: asking for it raises, ``"auto"`` falls back to the
-reference engine and says so in :attr:`Evaluation.notice`).
+Engines: ``"fast"`` is the numba kernel's batch evaluation
+(:func:`trashcards.sim.rollouts.evaluate`: deals sampled in the kernel, every action
+rolled out with the same streams, one compiled call without the GIL); ``"reference"``
+plays the rollouts with the rules engine and the bots of :mod:`trashcards.bots` on deals
+from :func:`trashcards.deals.sample_state`. ``"auto"`` takes the fast one where numba is
+installed and otherwise falls back to the reference one, saying so in
+:attr:`Evaluation.notice`; the two agree statistically (tests/ai/test_evaluate_engines.py).
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from .rollout import Horizon
 
 __all__ = ["DEFAULT_SAMPLES", "Hint", "HintLine", "hint"]
 
-#: Deals per hint with the reference engine (about ±2 pp on a match-win chance of two
-#: players and ±5 pp on a round-win chance; benchmarks/ai.py measures it).
+#: Deals per hint (about ±1 pp on a two-player match-win chance and ±5 pp on a round-win
+#: chance, ±1 pp on the best move's margin; benchmarks/ai.py measures it).
 DEFAULT_SAMPLES: Final = 300
 
 
