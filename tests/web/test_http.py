@@ -183,9 +183,7 @@ def test_a_table_whose_last_seat_was_taken_before_a_crash_starts(tmp_path: Path)
 
 
 def test_a_connection_that_cannot_keep_up_is_dropped() -> None:
-    from trashcards.web.connection import Connection
-
-    from trashcards.web.connection import TOO_SLOW
+    from trashcards.web.connection import TOO_SLOW, Connection
 
     conn = Connection(max_queue=3)
     for n in range(5):

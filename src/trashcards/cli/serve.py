@@ -109,7 +109,7 @@ def serve(host: str, port: int, db: Path | None, check: bool, bot_delay: float,
     try:  # fail early, with a clear message, if the database cannot be used
         store = Store(settings.db_path)
         try:
-            store.ids(("waiting", "playing", "over"), 1)
+            store.ids(("waiting", "playing", "over"))  # every row of the list is readable
         finally:
             store.close()
     except StoreError as exc:

@@ -88,7 +88,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        store = settings.store(settings.db_path)
+        store = settings.store(settings.db_path, clock=settings.wall_clock)
         holder["hub"] = Hub(settings, store)
         try:
             await holder["hub"].resume()

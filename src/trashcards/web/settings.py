@@ -103,5 +103,6 @@ class Settings:
     clock: Callable[[], float] = time.monotonic
     #: the wall clock for expiry and retention (seconds since the epoch)
     wall_clock: Callable[[], float] = time.time
-    #: opens the database (tests inject a store that fails on purpose)
-    store: Callable[[Path | str], Store] = Store
+    #: opens the database, called as ``store(db_path, clock=wall_clock)`` (tests inject
+    #: a store that fails on purpose)
+    store: Callable[..., Store] = Store

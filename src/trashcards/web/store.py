@@ -20,7 +20,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,11 +131,14 @@ class Store:
     """The tables in one SQLite file. Not thread-safe: one event loop uses it.
 
     ``readonly`` opens an existing database for reading only and takes no lock (for
-    ``serve --check`` and ``export``, which may run beside the server).
+    ``serve --check`` and ``export``, which may run beside the server). ``clock`` gives
+    the times kept (creation, end of the match), in seconds since the epoch.
     """
 
-    def __init__(self, path: Path | str, *, readonly: bool = False) -> None:
+    def __init__(self, path: Path | str, *, readonly: bool = False,
+                 clock: Callable[[], float] = time.time) -> None:
         self.path = path
+        self.clock = clock
         self._lock: int | None = None
         self._identity: tuple[int, int] | None = None
         memory = str(path) == ":memory:"
@@ -211,7 +214,7 @@ class Store:
         ``rematch_of``, that table's rematch is set to it in the same transaction."""
         with self._transaction() as db:
             db.execute("INSERT INTO tables (id, created, rules, status) VALUES (?, ?, ?, ?)",
-                       (table_id, time.time(), json.dumps(rules), status))
+                       (table_id, self.clock(), json.dumps(rules), status))
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                            [(table_id, s.seat, s.kind, s.name, s.bot, s.token_hash)
                             for s in seats])
@@ -240,12 +243,11 @@ class Store:
             for write in writes:
                 self._append(db, write)
 
-    @staticmethod
-    def _append(db: sqlite3.Connection, write: MoveWrite) -> None:
+    def _append(self, db: sqlite3.Connection, write: MoveWrite) -> None:
         db.executemany("INSERT INTO moves VALUES (?, ?, ?)",
                        [(write.table_id, write.start + i, m) for i, m in enumerate(write.moves)])
         if write.status is not None:
-            finished = time.time() if write.status == "over" else None
+            finished = self.clock() if write.status == "over" else None
             db.execute("UPDATE tables SET status = ?, finished = ? WHERE id = ?",
                        (write.status, finished, write.table_id))
         if write.clear_ready:
@@ -381,6 +383,10 @@ def _connect(path: str, readonly: bool) -> sqlite3.Connection:
         for column, definition in _ADDED_COLUMNS.items():
             if column not in columns:
                 db.execute(f"ALTER TABLE tables ADD COLUMN {column} {definition}")
+    except sqlite3.OperationalError as exc:  # cannot write, cannot lock, cannot open
+        db.close()
+        raise StoreError(f"cannot use the database {path}: {exc} (is the file or its "
+                         "directory read-only, or the disk full?)") from None
     except sqlite3.DatabaseError as exc:
         db.close()
         raise StoreError(f"the database {path} cannot be read: {exc} (a damaged or "
