@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
+import warnings
+from pathlib import Path
+
 import pytest
 from fuzzkit import TALLIES
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "web"))  # webtools, for the server
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+with contextlib.suppress(ImportError):  # imported under the filter (webtools needs it)
+    import starlette.testclient  # noqa: F401
 
 
 @pytest.fixture

@@ -213,3 +213,105 @@ TALLIES: dict[str, Tally] = {}
 def tally(name: str) -> Tally:
     return TALLIES.setdefault(name, Tally(name))
 
+
+
+# -- HTTP bodies and websocket frames --------------------------------------------------
+
+#: Content types a client (or a form on another site) may send.
+CONTENT_TYPES = ("application/json", "application/json", "application/json",
+                 "application/json; charset=utf-8", "APPLICATION/JSON", "text/plain",
+                 "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+                 "application/json-patch+json", "", "application/json\x00")
+
+
+def _damage(rng: random.Random, text: str) -> str:
+    """Put an odd value in place of one JSON value of ``text`` or damage the text."""
+    roll = rng.random()
+    if roll < 0.5:
+        spots = [i for i, c in enumerate(text) if c in ":[,"]
+        if spots:
+            at = rng.choice(spots) + 1
+            end = at
+            while end < len(text) and text[end] not in ",}]":
+                end += 1
+            return text[:at] + odd_value(rng) + text[end:]
+    if roll < 0.8:
+        return _splice(rng, text)
+    return deep(rng, text) if rng.random() < 0.5 else text + text
+
+
+def _seat(rng: random.Random, index: int) -> dict[str, Any]:
+    kind = rng.choice(("me", "hotseat", "open", "open", "bot", "bot", "robot"))
+    seat: dict[str, Any] = {"kind": kind}
+    if rng.random() < 0.5:
+        seat["name"] = rng.choice((f"P{index}", f"P{index}", "Ana", "ana", "", "  ", "x" * 25,
+                                   "\x1b[31mRed", "A\u202eB", "Zoë", "李", "\ud800"))
+    if kind == "bot" and rng.random() < 0.5:
+        seat["bot"] = rng.choice(("greedy", "random", "counter", "kid", "genius", ""))
+    return seat
+
+
+def body_mutant(seed: int, index: int) -> tuple[str, bytes, str]:
+    """HTTP request number ``index``: (what it is for, the body, its content type). "create"
+    posts to /api/tables, "join" to a table's join."""
+    rng = random.Random(f"body/{seed}/{index}")
+    kind = "create" if rng.random() < 0.6 else "join"
+    if kind == "create":
+        body: dict[str, Any] = {"seats": [_seat(rng, i) for i in range(rng.choice((1, 2, 2, 3,
+                                                                                 3, 4, 5)))]}
+        if rng.random() < 0.7:
+            body["rules"] = {rng.choice(("preset", "decks", "jokers_per_deck", "wild_ranks",
+                                         "start_size", "rounds_to_win", "call_trash",
+                                         "colour")): rng.choice((1, 2, 0, 11, "kids", "J",
+                                                                 ["J", "Q"], True, None))}
+    else:
+        body = {}
+        if rng.random() < 0.7:
+            body["name"] = rng.choice(("Bo", "Ana", "", "\x07", "x" * 30, "Cy"))
+        if rng.random() < 0.5:
+            body["seat"] = rng.choice((0, 1, 2, 3, 4, -1, "1", None, 1.5))
+    text = json.dumps(body, ensure_ascii=rng.random() < 0.5)
+    for _ in range(rng.choice((0, 0, 0, 0, 0, 1, 1, 2))):
+        text = _damage(rng, text)
+    data = text.encode("utf-8", "surrogatepass")
+    if rng.random() < 0.03:
+        data = data[:rng.randrange(len(data) + 1)] + bytes([0xFF, 0xC3]) + data
+    if rng.random() < 0.02:
+        data = b" " * 17_000 + data  # over the body limit
+    return kind, data, "application/json" if rng.random() < 0.8 else rng.choice(CONTENT_TYPES)
+
+
+def frame_mutant(rng: random.Random, tokens: list[str], state: dict[str, Any] | None,
+                 version: int) -> str | bytes:
+    """One client frame: mostly messages a real client sends (a legal move of the seat to
+    act, so the game goes on), the rest damaged, oversized, binary or deeply nested."""
+    roll = rng.random()
+    token = rng.choice([*tokens, "not-a-token"])
+    if state and state.get("to_act") is not None and state.get("legal") and roll < 0.35:
+        message: dict[str, Any] = {"type": "act", "token": tokens[state["to_act"]],
+                                   "action": rng.choice(state["legal"]), "version": version}
+    elif roll < 0.45:
+        message = {"type": "join", "tokens": rng.sample(tokens, rng.randrange(len(tokens) + 1)),
+                   "version": rng.choice((None, version, 0, -1, version + 1))}
+    elif roll < 0.5:
+        message = {"type": "next_round", "token": token}
+    elif roll < 0.52:
+        message = {"type": "rematch", "token": token}
+    elif roll < 0.57:
+        message = {"type": "ping"}
+    else:
+        message = {"type": rng.choice(("act", "act", "join", "next_round", "ping", "fly")),
+                   "token": token, "version": version,
+                   "action": rng.choice(("stock", "discard", "swap", "trash", "call",
+                                         *WORDS))}
+    text = json.dumps(message, ensure_ascii=rng.random() < 0.5)
+    if roll >= 0.57:
+        for _ in range(rng.choice((1, 1, 2))):
+            text = _damage(rng, text)
+    if len(text) > 6000:  # frames stay under the 64 KiB frame limit (over it: closed)
+        text = text[:6000]
+    if rng.random() < 0.03:
+        return text.encode("utf-8", "surrogatepass") + bytes([0xFF])  # binary, not UTF-8
+    if rng.random() < 0.01:
+        return text + " " * 5000  # over the message limit
+    return text
