@@ -5,10 +5,13 @@ waiting tables expiring and finished ones purged (after ``trashcards export``)."
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
@@ -243,3 +246,44 @@ def test_finished_tables_are_purged_after_the_retention_and_exported_first(
     now[0] += 2 * 86400
     with TestClient(create_app(make_settings(db, **settings))) as client:  # 31 days: gone
         assert client.get(f"/api/tables/{made['table_id']}").status_code == 404
+
+
+def test_a_client_that_reads_nothing_is_dropped(tmp_path: Path,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    """Through the real ASGI app, a client whose socket takes no frame (every send
+    blocks): its queue is cut at ``max_queue_bytes``, and once a frame could not be
+    written for ``send_timeout`` the server stops serving it (the handler returns, so
+    the ASGI server drops the connection)."""
+    async def run() -> list[str]:
+        app = create_app(make_settings(tmp_path / "n.sqlite3", max_queue_bytes=20_000,
+                                       send_timeout=0.5, bot_delay=0.001))
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+                table_id = (await http.post("/api/tables", json={"seats": [
+                    {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]}
+                )).json()["table_id"]
+            inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            sent: list[str] = []
+
+            async def send(message: dict[str, Any]) -> None:
+                sent.append(message["type"])
+                if message["type"] == "websocket.send":
+                    await asyncio.Event().wait()  # the client never reads
+
+            scope = {"type": "websocket", "path": f"/ws/{table_id}",
+                     "raw_path": f"/ws/{table_id}".encode(), "query_string": b"",
+                     "headers": [(b"host", b"t")], "client": ("10.1.1.1", 1),
+                     "server": ("t", 80), "scheme": "ws", "subprotocols": [],
+                     "asgi": {"version": "3.0"}, "root_path": ""}
+            handler = asyncio.create_task(app(scope, inbox.get, send))
+            await inbox.put({"type": "websocket.connect"})
+            await inbox.put({"type": "websocket.receive",
+                             "text": json.dumps({"type": "join", "tokens": [], "version": 0})})
+            await asyncio.wait_for(handler, 10)  # it returns on its own
+            return sent
+
+    with caplog.at_level("INFO", logger="trashcards.web.app"):
+        sent = asyncio.run(run())
+    assert sent == ["websocket.accept", "websocket.send"]  # the first frame never went
+    assert "dropped a connection that reads nothing" in caplog.text

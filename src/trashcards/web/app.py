@@ -298,7 +298,17 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guard
                 address: str) -> None:
     conn = Connection(settings.max_queue, settings.max_queue_bytes)
     bucket = TokenBucket(settings.rate, settings.burst, settings.clock)
-    writer = asyncio.create_task(_write(ws, conn, settings.send_timeout))
+    reader = asyncio.current_task()
+    assert reader is not None
+    stuck: list[bool] = []
+
+    def give_up() -> None:
+        """The client reads nothing (a frame could not be written in time): stop reading
+        too, so the handler returns and the ASGI server drops the connection."""
+        stuck.append(True)
+        reader.cancel()
+
+    writer = asyncio.create_task(_write(ws, conn, settings.send_timeout, give_up))
 
     def not_joined() -> None:
         if conn.table_id is None:
@@ -344,20 +354,26 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guard
                 conn.error("internal", "the server failed on this message; nothing changed")
     except WebSocketDisconnect:
         pass
+    except asyncio.CancelledError:
+        if not stuck:
+            raise  # the server is stopping
+        log.info("table %s: dropped a connection that reads nothing", table.id)
     finally:
         timer.cancel()
         table.detach(conn)
         hub.release(table)
-        if conn.dropped and not writer.done():  # let it write the close frame
+        if conn.dropped and not stuck and not writer.done():  # let it write the close
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(writer), settings.send_timeout)
         writer.cancel()
 
 
-async def _write(ws: WebSocket, conn: Connection, timeout: float) -> None:
-    """Write the queued frames in order; a :class:`Close` closes the socket. A frame
-    that takes longer than ``timeout`` to write means the client does not read: stop."""
-    with contextlib.suppress(Exception):
+async def _write(ws: WebSocket, conn: Connection, timeout: float,
+                 give_up: Callable[[], None]) -> None:
+    """Write the queued frames in order; a :class:`Close` closes the socket. A frame (or
+    the close) that takes longer than ``timeout`` to write means the client reads
+    nothing: ``give_up``."""
+    try:
         while True:
             item = await conn.queue.get()
             if isinstance(item, Close):
@@ -365,3 +381,7 @@ async def _write(ws: WebSocket, conn: Connection, timeout: float) -> None:
                 return
             await asyncio.wait_for(ws.send_text(item), timeout)
             conn.sent(item)
+    except TimeoutError:
+        give_up()
+    except Exception:  # the socket is gone: the reader hears of it
+        return
