@@ -108,7 +108,10 @@ class Rules:
         return out
 
     def describe(self) -> str:
-        """One line for people, e.g. ``standard: Jacks wild, boards of 10, first to 10``."""
+        """One line for people, e.g. ``standard: J wild, boards of 10, first to 10 rounds``.
+
+        A preset changed by other fields says so and names them (``kids (changed:
+        start_size): J wild, boards of 10, …``): it is no longer the plain preset."""
         wild = "/".join(self.wild_ranks) or "no face card"
         parts = [f"{wild} wild", f"boards of {self.start_size}",
                  f"first to {self.target_rounds} round{'s' if self.target_rounds > 1 else ''}"]
@@ -120,7 +123,9 @@ class Rules:
             parts.append('call "Trash!"')
         if self.last_chance:
             parts.append("last chance")
-        return f"{self.preset}: " + ", ".join(parts)
+        changed = [name for name in self.to_dict() if name != "preset"]
+        label = f"{self.preset} (changed: {', '.join(changed)})" if changed else self.preset
+        return f"{label}: " + ", ".join(parts)
 
     # -- derived values -----------------------------------------------------------------
 
@@ -211,8 +216,12 @@ def _canonical_preset(name: str) -> str:
     rounds = small_number(match.group(1), 1, 9) if match else None
     if rounds is not None:
         return f"first-to-{rounds}"
+    if key.startswith("first-to-"):
+        raise RulesError("preset", f"{brief(name)}: write first-to-N with N a number of "
+                                   "slots from 1 to 9, e.g. first-to-5 (the first player "
+                                   "down to a board of 5 slots wins)")
     raise RulesError("preset", f"unknown preset {brief(name)}; the presets are "
-                               f"{', '.join(PRESETS)} (N = 1…9)")
+                               f"{', '.join(PRESETS)} (first-to-N: write e.g. first-to-5)")
 
 
 def _preset_fields(canonical: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bots import make_bot
+from .bots import bot_seat_names, make_bot
 from .events import Dealt, Drew, Event, RoundWon
 from .rules import Rules
 from .session import play_match
@@ -144,7 +144,7 @@ def play_chunk(rules: Rules, bots: Sequence[str], seed: int, start: int, count: 
                progress: Callable[[int], None] | None = None) -> SimStats:
     """Play matches ``start`` … ``start + count - 1`` with the reference engine."""
     players = len(bots)
-    names = [f"{name}-{seat}" for seat, name in enumerate(bots)]
+    names = bot_seat_names(bots)
     stats = SimStats(players)
     began = time.perf_counter()
     for index in range(start, start + count):

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from trashcards.record import load
 
@@ -49,3 +54,54 @@ def test_simulate_refuses_unknown_bots_and_bad_rules() -> None:
     result = simulate("--bots", "greedy,greedy", "--rules", "start_size=11")
     assert result.returncode == 2
     assert "start_size" in result.stderr
+
+
+def test_one_rules_option_takes_several_fields_as_play_does() -> None:
+    result = simulate("--bots", "kid,kid", "--matches", "2", "--engine", "reference",
+                      "--rules", "call_trash=true", "start_size=5", "rounds_to_win=1", "--json")
+    assert result.returncode == 0, result.stderr
+    rules = json.loads(result.stdout)["rules"]
+    assert rules == {"preset": "standard", "call_trash": True, "start_size": 5,
+                     "rounds_to_win": 1}
+
+
+def test_a_stray_word_after_the_rules_is_refused_with_the_field_syntax() -> None:
+    result = simulate("--bots", "kid,kid", "--engine", "reference", "--rules",
+                      "call_trash=true", "kings")
+    assert result.returncode == 2
+    assert "Error: Invalid value for --preset/--rules: kings: write field=value" in result.stderr
+
+
+def test_large_numbers_have_separators_and_the_seat_shares_add_up() -> None:
+    result = simulate("--bots", "random,random,random", "--matches", "1200", "--engine",
+                      "reference", "--preset", "classic", "--seed", "3")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "1,200 matches · classic" in out
+    assert re.search(r"\d,\d{3} rounds in", out)
+    shares = [float(m) for m in re.findall(r"│\s+(\d+\.\d)% \(", out)]
+    assert len(shares) == 3
+    assert round(sum(shares), 1) == 100.0
+
+
+def test_a_slow_start_of_the_fast_engine_says_it_is_compiling(monkeypatch) -> None:
+    pytest.importorskip("numba")
+    from rich.console import Console
+
+    from trashcards.cli import simulate as command
+    from trashcards.sim import fast
+    from trashcards.sim.runner import Runner
+
+    def slow(traced: bool = False) -> None:
+        time.sleep(command.COMPILE_GRACE + 0.5)
+
+    console = Console(file=io.StringIO(), width=100)
+    monkeypatch.setattr(fast, "warm_up", slow)
+    command.warm_up(Runner("fast"), console)
+    assert "compiling the fast engine (once, about 15 s)…" in console.file.getvalue()
+
+    quiet = Console(file=io.StringIO(), width=100)
+    monkeypatch.setattr(fast, "warm_up", lambda traced=False: None)
+    command.warm_up(Runner("fast"), quiet)
+    command.warm_up(Runner("reference"), quiet)
+    assert quiet.file.getvalue() == ""

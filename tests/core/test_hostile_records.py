@@ -58,7 +58,7 @@ def test_jokers_are_x1_to_x32(text: str) -> None:
 @pytest.mark.parametrize("preset", ["first-to-" + "1" * 5000, "first-to-٣", "first-to-0",
                                     "first-to-10"])
 def test_first_to_n_needs_n_from_1_to_9(preset: str) -> None:
-    with pytest.raises(RulesError, match="unknown preset"):
+    with pytest.raises(RulesError, match="write first-to-N with N a number of slots"):
         Rules.preset_named(preset)
     assert Rules.preset_named("first-to-09").rounds_to_win == 1
 
@@ -73,7 +73,7 @@ def test_first_to_n_needs_n_from_1_to_9(preset: str) -> None:
     (_record(moves=["dealer 0", "wild ²"]), "wild needs"),
     (_record(moves=["dealer ①"]), "dealer needs"),
     (_record(moves=["dealer 0", "³: stock"]), "not an action"),
-    (_record(rules={"preset": "first-to-" + "1" * 4000}), "unknown preset"),
+    (_record(rules={"preset": "first-to-" + "1" * 4000}), "write first-to-N"),
     (_record(format=[[["x"]]]), "a list of 1 item"),
     (_record(moves=[[[1]]]), 'move 0 "a list of 1 item": not a string'),
     (" " * (MAX_SIZE + 1), "at most"),

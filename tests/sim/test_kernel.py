@@ -205,7 +205,7 @@ def test_records_are_written_per_match_and_the_totals_stay_the_same(tmp_path: Pa
     assert names == [f"match-4-{i:07d}.trash.json" for i in range(20, 25)]
     record = load(tmp_path / "match-4-0000022.trash.json")
     assert record == fast.match_record(HEAVY, bots, 4, 22)
-    assert record.players == ("kid-0", "counter-1")
+    assert record.players == ("bot:kid", "bot:counter")
     assert record.replay().match_winner is not None
     assert _plain(stats) == _plain(fast.play_chunk(HEAVY, bots, 4, 20, 5))
 

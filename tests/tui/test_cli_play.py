@@ -33,12 +33,14 @@ def test_a_seeded_match_against_a_greedy_bot_to_the_end(tmp_path):
                   cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Trash — kids: J wild, boards of 5, first to 1 round — seed 7" in out
+    assert ("Trash — kids (changed: rounds_to_win): J wild, boards of 5, first to 1 round "
+            "— seed 7") in out
     assert "Players: Ana, bot:greedy" in out
     assert "Ana> x\n'x' is not a key here: s, q (? for help)\nAna> " in out
-    assert "Ana drew " in out
+    assert "You drew " in out  # the one person is spoken to as "you"
+    assert "Ana drew " not in out
     assert "bot:greedy drew " in out
-    assert "wins the match!" in out
+    assert "win the match!" in out or "bot:greedy wins the match!" in out
     assert "Final standings" in out
     record = load(save)
     assert record.players == ("Ana", "bot:greedy")
@@ -79,16 +81,24 @@ def test_a_stacked_record_resumed_plays_its_round_with_one_key(tmp_path):
     result = play("--resume", str(path), script=["s", "", "q"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Ana placed A♥ on slot 1, turned up 2♥" in out
-    assert "Ana wins round 1 (1 round won)" in out
+    assert "You placed A♥ on slot 1, turned up 2♥" in out
+    assert "You win round 1 (1 round won)" in out
+    assert "Your completed board:" in out
     assert "After round 1" in out
     assert "Press Enter to deal round 2 (q quits)" in out
     assert "Round 2: " in out
     assert load(path).replay().round == 2
 
 
-def test_end_of_input_saves_to_a_default_file_in_the_current_directory(tmp_path):
+def test_end_of_input_leaves_no_record_file_unless_asked(tmp_path):
     result = play("--seed", "1", script=["s"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert not list(tmp_path.iterdir())
+    assert "The input ended; the match was not saved (give --save FILE" in result.stdout
+
+
+def test_q_saves_to_a_default_file_in_the_current_directory(tmp_path):
+    result = play("--seed", "1", script=["s", "q"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     files = list(tmp_path.glob("trash-*.trash.json"))
     assert len(files) == 1

@@ -47,16 +47,18 @@ def test_one_key_plays_a_whole_stacked_round_and_the_match(tmp_path):
     g = game(stacked_match(), ["s"], tmp_path)
     assert g.run() is Outcome.FINISHED
     text = text_of(g)
-    for line in ["Ana drew A♥ from the stock",
-                 "Ana placed A♥ on slot 1, turned up 2♥",
-                 "Ana placed 5♥ on slot 5, turned up A♠",
-                 "Ana's board is complete!",
-                 "Ana discarded A♠",
-                 "Ana wins round 1 (1 round won)",
-                 "Ana wins the match!",
+    for line in ["You drew A♥ from the stock",
+                 "You placed A♥ on slot 1, turned up 2♥",
+                 "You placed 5♥ on slot 5, turned up A♠",
+                 "You discarded A♠: the board is complete",
+                 "Your board is complete!",
+                 "You win round 1 (1 round won)",
+                 "You win the match!",
                  "Final standings"]:
         assert line in text
-    assert text.index("Ana drew A♥") < text.index("Ana wins the match!")
+    assert text.index("You drew A♥") < text.index("You win the match!")
+    assert "Ana wins" not in text
+    assert "You wins" not in text
     saved = load(tmp_path / "game.trash.json")
     assert saved.replay().phase is Phase.MATCH_OVER
     assert [str(m) for m in saved.moves[2:]] == ["0: stock"]
@@ -68,8 +70,8 @@ def test_bad_input_gets_a_short_message_and_the_same_prompt_again(tmp_path):
     assert g.reader.prompts == ["Ana> "] * 5  # type: ignore[attr-defined]
     text = text_of(g)
     assert "'x' is not a key here: s, q (? for help)" in text
-    assert "no wild card to place now: s, q" in text
-    assert "discard is not possible now: s, q" in text
+    assert "draw a card first: s, q" in text
+    assert "the discard pile is empty: s, q" in text
     assert "type a key: s, q" in text
     assert len(load(tmp_path / "game.trash.json").moves) == 3  # nothing extra was played
 
@@ -103,9 +105,24 @@ def test_quit_saves_and_the_saved_match_continues_where_it_stopped(tmp_path):
     assert final.replay().phase is Phase.MATCH_OVER
 
 
-def test_the_end_of_the_input_quits_and_saves_to_the_default_file(tmp_path):
+def test_the_end_of_the_input_leaves_no_record_unless_asked(tmp_path):
+    g = game(seeded_kids_match(), ["s"])  # no --save; the default save must not be used
+    assert g.run() is Outcome.ENDED
+    assert "The input ended; the match was not saved (give --save FILE" in text_of(g)
+    assert g.saved_path is None
+
+
+def test_the_end_of_the_input_saves_where_asked(tmp_path):
+    g = game(seeded_kids_match(), ["s"], tmp_path)
+    assert g.run() is Outcome.ENDED
+    path = tmp_path / "game.trash.json"
+    assert load(path).dumps() == g.match.record.dumps()
+    assert f"Saved to {path}" in text_of(g)
+
+
+def test_q_saves_to_the_default_file_without_save(tmp_path):
     target = tmp_path / "default.trash.json"
-    g = game(seeded_kids_match(), [], default_save=lambda: target)
+    g = game(seeded_kids_match(), ["q"], default_save=lambda: target)
     assert g.run() is Outcome.QUIT
     assert load(target).dumps() == g.match.record.dumps()
     assert f"Saved to {target}" in text_of(g)
@@ -125,6 +142,10 @@ def test_a_scoreboard_between_rounds_then_enter_deals_the_next(tmp_path):
     text = text_of(g)
     assert "After round 1" in text
     assert "next board" in text
+    assert "Your completed board:" in text  # the winner's board, all face up
+    winner_board = text[text.index("Your completed board:"):text.index("After round 1")]
+    assert "░░░" not in winner_board
+    assert "5♥" in winner_board
     assert "Press Enter to deal round 2 (q quits) " in g.reader.prompts  # type: ignore[attr-defined]
     assert "Round 2: " in text
     assert load(tmp_path / "game.trash.json").replay().round == 2
@@ -155,7 +176,10 @@ def test_hotseat_hides_the_screen_until_the_next_player_presses_enter():
     text = text_of(g)
     assert "Pass to Ana — press Enter" in text
     assert "Pass to Bo — press Enter" in text
-    assert "Since Bo's last turn:" in text or "Since Ana's last turn:" in text
+    assert "Bo, since your last turn:" in text or "Ana, since your last turn:" in text
+    # each is spoken to in the second person on their own turn, by name on the other's
+    assert "You drew " in text
+    assert ("Ana drew " in text or "Bo drew " in text)
 
 
 def test_one_person_against_bots_gets_no_pass_screen():
@@ -202,3 +226,28 @@ def test_rules_reach_the_screen(tmp_path):
     g = game(match, ["q"], tmp_path)
     assert g.run() is Outcome.QUIT
     assert 'call "Trash!"' in text_of(g)
+
+
+def test_the_pass_screen_on_a_terminal_also_clears_the_scrollback():
+    import io
+
+    from rich.console import Console
+
+    match = seeded_kids_match(names=("Ana", "Bo"), seed=3)
+    console = Console(file=io.StringIO(), width=100, force_terminal=True, color_system=None)
+    g = game(match, cycle_script(12), hotseat=True)
+    g.console = console
+    g.run()
+    text = console.file.getvalue()
+    assert "\x1b[3J" in text  # the terminal's scrollback, not only the screen
+    assert text.index("\x1b[3J") < text.index("Pass to ")
+
+
+def test_the_table_header_shows_the_last_chance_lap():
+    from trashcards.tui.render import table_header
+
+    match = Match(Rules.preset_named("last-chance"), ["Ana", "Bo", "Cy"], random.Random(1))
+    match.advance()
+    view = match.view(0)._replace(final_from=2, to_act=0)
+    header = table_header(view).plain
+    assert "Last chance: Cy completed the board; still to play one more turn: you, Bo" in header

@@ -65,7 +65,8 @@ def test_a_shrunk_board_shows_only_its_slots():
 
 
 def test_a_joker_is_always_wild_and_red_suits_are_red():
-    assert card_text(parse_card("X1"), STANDARD, on_board=True).plain == "X1*"
+    assert card_text(parse_card("X1"), STANDARD, on_board=True).plain == "🃏*"
+    assert card_text(parse_card("X2"), STANDARD).plain == "🃏"
     assert card_text(parse_card("7h"), STANDARD).style == "red"
     assert card_text(None, STANDARD).plain == BACK
 
@@ -128,7 +129,8 @@ def test_the_menu_groups_the_wild_slots_and_names_the_swap():
     assert current.legal == (SWAP, TRASH)
     assert "[w] swap: 7♥ takes slot 7, the wild J♥ comes back to hand" in render(
         menu_text(current))
-    assert "Ana to act — in hand: 7♥" in render(table_view(current))
+    assert "Your turn — in hand: 7♥" in render(table_view(current))
+    assert "Ana to act — in hand: 7♥" in render(table_view(view_of(state, None)))
 
 
 def test_scoreboard_and_standings():

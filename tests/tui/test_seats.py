@@ -31,8 +31,30 @@ def test_a_table_that_cannot_be_made_says_why(humans, bots, message):
         make_seats(humans, bots)
 
 
-def test_a_record_of_bots_only_or_an_unknown_bot_cannot_be_played():
+def test_a_record_of_bots_only_is_watched_but_a_new_table_needs_a_person():
+    assert seats_from_names(["bot:greedy", "bot:greedy:2"]) == (
+        Seat("bot:greedy", "greedy"), Seat("bot:greedy:2", "greedy"))
     with pytest.raises(SeatError, match="nobody to play"):
-        seats_from_names(["bot:greedy", "bot:kid"])
+        make_seats([], ["greedy", "kid"])
+
+
+@pytest.mark.parametrize("name", ["Ana", "bot:wizard", "bot:greedy:x", "bot:greedy:2:3",
+                                  "bot:greedy:²"])
+def test_an_unknown_bot_name_in_a_record_is_refused(name):
+    if name == "Ana":
+        assert seats_from_names([name, "bot:kid"])[0].human
+        return
     with pytest.raises(SeatError, match="the bots are"):
-        seats_from_names(["Ana", "bot:wizard"])
+        seats_from_names(["Ana", name])
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("A\udcff", "cannot hold the character \\\\udcff"),
+    ("A\x1b[31m", "cannot hold the character \\\\x1b"),
+    ("Ana\u202e", "cannot hold the character \\\\u202e"),
+    ("x" * 25, "at most 24 characters"),
+])
+def test_a_persons_name_goes_through_the_one_name_check(name, message):
+    with pytest.raises(SeatError, match=message) as caught:
+        make_seats([name], ["kid"])
+    assert str(caught.value).isprintable()

@@ -40,8 +40,8 @@ def test_rules_words_may_follow_the_rules_option(tmp_path, monkeypatch):
     result = CliRunner().invoke(play, ["--seed", "1", "--rules", "call_trash=true",
                                        "last_chance=true", "--name", "Ana"], input="q\n")
     assert result.exit_code == 0, result.output
-    assert 'standard: J wild, boards of 10, first to 10 rounds, call "Trash!", last chance' \
-        in result.output
+    assert ('standard (changed: call_trash, last_chance): J wild, boards of 10, first to 10 '
+            'rounds, call "Trash!", last chance') in result.output.replace("\n", " ")
     assert "[c] call \"Trash!\"" in result.output
     assert len(list(tmp_path.glob("trash-*.trash.json"))) == 1
 

@@ -9,7 +9,8 @@ simulator proves it does). A bot never raises: it always returns one of ``view.l
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Final
 
 from .base import Bot
 from .counter import CounterBot
@@ -17,8 +18,9 @@ from .greedy import GreedyBot, SometimesDiscardBot, StockOnlyBot
 from .kid import KidBot
 from .random_bot import RandomBot
 
-__all__ = ["BOTS", "Bot", "CounterBot", "GreedyBot", "KidBot", "RandomBot",
-           "SometimesDiscardBot", "StockOnlyBot", "make_bot"]
+__all__ = ["BOTS", "BOT_PREFIX", "Bot", "CounterBot", "GreedyBot", "KidBot", "RandomBot",
+           "SometimesDiscardBot", "StockOnlyBot", "bot_kind", "bot_name", "bot_seat_names",
+           "make_bot"]
 
 #: The bots by name, with a one-line description.
 BOTS: dict[str, tuple[Callable[[random.Random], Bot], str]] = {
@@ -39,3 +41,45 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}") from None
     return factory(rng)
+
+
+# -- how a bot's seat is named in a record ----------------------------------------------
+#
+# A record (RECORDS.md) stores only the players' names, so a bot's seat is named after its
+# kind: ``bot:KIND``, with ``:N`` for the N-th bot of the same kind at the table
+# (``bot:greedy``, ``bot:greedy:2``). Every command that writes a record names bots so,
+# and ``trashcards play --resume`` reads the bots back from the names.
+
+#: The prefix that marks a bot's seat in a record's ``players``.
+BOT_PREFIX: Final = "bot:"
+
+
+def bot_name(kind: str, copy: int = 1) -> str:
+    """The seat name of the ``copy``-th bot of ``kind`` at the table."""
+    return f"{BOT_PREFIX}{kind}" if copy == 1 else f"{BOT_PREFIX}{kind}:{copy}"
+
+
+def bot_seat_names(kinds: Sequence[str]) -> tuple[str, ...]:
+    """The seat names of a table of bots, one per kind in ``kinds``, seat 0 first."""
+    copies: dict[str, int] = {}
+    names = []
+    for kind in kinds:
+        copies[kind] = copies.get(kind, 0) + 1
+        names.append(bot_name(kind, copies[kind]))
+    return tuple(names)
+
+
+def bot_kind(name: str) -> str | None:
+    """The bot kind a seat name stands for (``bot:greedy:2`` → ``greedy``), or ``None``
+    for a name that does not start with :data:`BOT_PREFIX` (a person's). Raises
+    :class:`ValueError` for a ``bot:`` name of no known bot."""
+    if not name.startswith(BOT_PREFIX):
+        return None
+    parts = name[len(BOT_PREFIX):].split(":")
+    kind = parts[0]
+    copy_ok = len(parts) == 1 or (len(parts) == 2 and parts[1].isascii()
+                                  and parts[1].isdigit())
+    if kind not in BOTS or not copy_ok:
+        raise ValueError(f"player {name!r}: names starting with {BOT_PREFIX!r} are bots, "
+                         f"and the bots are {', '.join(BOTS)}")
+    return kind

@@ -17,7 +17,7 @@ from rich.progress import (
 )
 
 from ..lab import EXPERIMENTS, Experiment, Job, experiment, run_experiment
-from .simulate import engine_options, make_runner
+from .simulate import engine_options, make_runner, warm_up
 
 __all__ = ["analyze"]
 
@@ -79,6 +79,7 @@ def analyze(name: str, matches: int | None, seed: int, out: Path | None,
     out = out if out is not None else Path("analysis") / name
     console = Console(stderr=True)
     with make_runner(engine, backend, ray_address, workers, console) as runner:
+        warm_up(runner, console)
         count = matches if matches is not None else chosen.default_matches[runner.engine]
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), TimeRemainingColumn(), console=console,

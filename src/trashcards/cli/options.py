@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
 from ..errors import RulesError
 from ..rules import Rules
 
-__all__ = ["parse_rules", "parse_rules_assignments", "rules_options"]
+__all__ = ["parse_rules", "parse_rules_assignments", "rules_given", "rules_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,22 +58,42 @@ def parse_rules(preset: str, items: Iterable[str]) -> Rules:
     return Rules.preset_named(preset).with_fields(parse_rules_assignments(items))
 
 
+_RULES_HELP = ("Change a rule field, e.g. --rules call_trash=true wild_ranks=K,Q "
+               "(fields: decks, jokers_per_deck, wild_ranks, start_size, rounds_to_win, "
+               "call_trash, last_chance); more FIELD=VALUE words may follow one --rules.")
+_PRESET_HELP = ("Rules preset or variant: standard, classic, kings-wild, all-faces-wild, "
+                "jokers, call-trash, kids, last-chance, or first-to-N with N = 1…9 "
+                "(e.g. first-to-5).")
+
+
 def rules_options(func: F) -> F:
-    """Add ``--preset`` and ``--rules`` to a command; it receives ``rules: Rules``."""
+    """Add ``--preset`` and ``--rules`` to a command; it receives ``rules: Rules``.
 
-    def callback(ctx: click.Context, _param: click.Parameter, value: tuple[str, ...]) -> Rules:
-        preset = ctx.params.pop("preset", "standard")
+    ``--rules`` takes one or more ``FIELD=VALUE`` words (``--rules a=1 b=2`` is the same as
+    ``--rules a=1 --rules b=2``): the words after it are the command's ``[FIELD=VALUE]...``
+    arguments, so a command with these options has no other positional arguments. A bad
+    preset or field is a usage error naming the field and the allowed values.
+    """
+
+    @functools.wraps(func)
+    def command(*args: Any, preset: str, rules_items: tuple[str, ...],
+                more_rules: tuple[str, ...], **kwargs: Any) -> Any:
         try:
-            return parse_rules(preset, value)
+            rules = parse_rules(preset, (*rules_items, *more_rules))
         except RulesError as exc:
-            raise click.BadParameter(str(exc), ctx=ctx, param_hint="--preset/--rules") from None
+            raise click.BadParameter(str(exc), param_hint="--preset/--rules") from None
+        return func(*args, rules=rules, **kwargs)
 
-    func = click.option(
-        "--rules", "rules", multiple=True, callback=callback, metavar="FIELD=VALUE",
-        help="Change a rule field, e.g. --rules call_trash=true --rules wild_ranks=K,Q "
-             "(fields: decks, jokers_per_deck, wild_ranks, start_size, rounds_to_win, "
-             "call_trash, last_chance).")(func)
-    return click.option(
-        "--preset", default="standard", show_default=True, is_eager=True,
-        help="Rules preset or variant: standard, classic, kings-wild, all-faces-wild, "
-             "jokers, call-trash, kids, first-to-N, last-chance.")(func)
+    wrapped: Any = click.argument("more_rules", nargs=-1, metavar="[FIELD=VALUE]...")(command)
+    wrapped = click.option("--rules", "rules_items", multiple=True, metavar="FIELD=VALUE",
+                           help=_RULES_HELP)(wrapped)
+    wrapped = click.option("--preset", default="standard", show_default=True,
+                           help=_PRESET_HELP)(wrapped)
+    return cast(F, wrapped)
+
+
+def rules_given() -> bool:
+    """Whether the running command got ``--preset`` or ``--rules`` on its command line."""
+    ctx = click.get_current_context()
+    return any(ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
+               for name in ("preset", "rules_items", "more_rules"))

@@ -2,15 +2,17 @@
 
 Seats: the people first (``--name``/``--names``, or ``--hotseat`` for 2–4 people at one
 keyboard), then one bot per name in ``--bots``. A bot's seat is named ``bot:KIND`` in the
-record, so ``--resume`` knows which seats are bots. With two or more people at the table,
-the screen is hidden between their turns (hot-seat).
+record, so ``--resume`` knows which seats are bots (a record of bots only, such as one
+of ``simulate --records``, is watched). On a terminal the game is full screen
+(:mod:`trashcards.tui.app`); ``--lines`` and piped input give the line mode, ``--keys``
+the line mode read by single key presses (for screen readers).
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 import click
@@ -21,23 +23,34 @@ from ..errors import RecordError, RulesError
 from ..record import load
 from ..rules import Rules
 from ..session import Chooser, Match
-from ..tui.loop import Outcome, TerminalGame, default_save_path
+from ..tui.game import Game, Outcome, default_save_path
+from ..tui.loop import TerminalGame
 from ..tui.seats import Seat, SeatError, make_seats, seats_from_names
 from ..tui.terminal import KeyPressReader, LineReader, Reader
-from .options import parse_rules
+from .options import rules_given, rules_options
 
 __all__ = ["play"]
 
 #: Seconds a bot waits before each move on a real terminal (so people can follow).
 DEFAULT_BOT_DELAY = 0.6
+#: The longest pause between two steps of a chain in the full-screen game.
+MAX_STEP_PACE = 0.25
+
+
+class ResumeError(click.ClickException):
+    """A record that cannot be resumed; the exit status is the record error's."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 def _split_names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
-def _new_table(names: str | None, hotseat: str | None, bots: str | None, preset: str,
-               rules_items: Iterable[str]) -> tuple[Rules, tuple[Seat, ...]]:
+def _new_table(names: str | None, hotseat: str | None, bots: str | None,
+               rules: Rules) -> tuple[Seat, ...]:
     if names is not None and hotseat is not None:
         raise click.UsageError("give either --names or --hotseat, not both")
     if hotseat is not None:
@@ -53,11 +66,10 @@ def _new_table(names: str | None, hotseat: str | None, bots: str | None, preset:
     except SeatError as exc:
         raise click.UsageError(str(exc)) from None
     try:
-        rules = parse_rules(preset, rules_items)
         rules.check_players(len(seats))
     except RulesError as exc:
         raise click.UsageError(f"rules: {exc}") from None
-    return rules, seats
+    return seats
 
 
 def _resume(path: Path, rng: random.Random) -> tuple[Match, tuple[Seat, ...]]:
@@ -65,11 +77,38 @@ def _resume(path: Path, rng: random.Random) -> tuple[Match, tuple[Seat, ...]]:
         record = load(path)
         seats = seats_from_names(record.players)
         match = Match.from_record(record, rng)
-    except (RecordError, SeatError) as exc:
-        click.echo(f"cannot resume {path}: {exc}", err=True)
-        status = exc.exit_status if isinstance(exc, RecordError) else 2
-        raise SystemExit(status) from None
+    except RecordError as exc:
+        raise ResumeError(f"cannot resume {path}: {exc}", exc.exit_status) from None
+    except SeatError as exc:
+        raise ResumeError(f"cannot resume {path}: {exc}", 2) from None
     return match, seats
+
+
+def _check_save(path: Path, force: bool, resume: Path | None) -> None:
+    """Refuse at once a ``--save`` file that could not be written, or one that exists
+    (unless ``--force``, or it is the file being resumed)."""
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise click.BadParameter(f"the folder {folder} {what}", param_hint="--save")
+    if not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"cannot write in the folder {folder}", param_hint="--save")
+    resuming_it = resume is not None and path.exists() and path.samefile(resume)
+    if path.exists() and not force and not resuming_it:
+        raise click.BadParameter(
+            f"{path} already exists (it may hold a finished match): add --force to "
+            "overwrite it, or choose another file", param_hint="--save")
+
+
+def _mode(requested: str | None) -> str:
+    """The mode to run: ``screen`` on a terminal, ``lines`` for piped input."""
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    if requested is None:
+        dumb = os.environ.get("TERM", "") in ("", "dumb")
+        return "screen" if terminal and not dumb else "lines"
+    if requested in ("screen", "keys") and not terminal:
+        raise click.UsageError(f"--{requested} needs a terminal; use --lines for piped input")
+    return requested
 
 
 @click.command()
@@ -80,70 +119,110 @@ def _resume(path: Path, rng: random.Random) -> tuple[Match, tuple[Seat, ...]]:
                    "(default: counter; none with --hotseat).")
 @click.option("--hotseat", metavar="NAMES",
               help="2 to 4 people taking turns at this keyboard, e.g. Ana,Bo,Cy.")
-@click.option("--preset", default="standard", show_default=True,
-              help="Rules preset or variant (see `trashcards presets`).")
-@click.option("--rules", "rules_items", multiple=True, metavar="FIELD=VALUE",
-              help="Change a rules field, e.g. call_trash=true, wild_ranks=K,Q; "
-                   "repeatable, and more FIELD=VALUE words may follow.")
-@click.argument("more_rules", nargs=-1, metavar="[FIELD=VALUE]...")
+@rules_options
 @click.option("--seed", type=int, help="Seed for the shuffles and the bots (same seed, "
                                        "same deals).")
 @click.option("--save", "save", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the record (trash/1) to this file after every move.")
+              help="Write the record (trash/1) to this file after every move; an existing "
+                   "file needs --force.")
+@click.option("--force", is_flag=True, help="Let --save overwrite an existing file.")
 @click.option("--resume", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-              help="Continue a saved match where it stopped (saves back to it).")
+              help="Continue a saved match where it stopped (saves back to it). A record "
+                   "of bots only is watched.")
 @click.option("--bot-delay", type=click.FloatRange(min=0), metavar="SECONDS",
               help=f"Pause before each bot move (default {DEFAULT_BOT_DELAY} on a terminal, "
-                   "0 when input is piped).")
-@click.option("--keys/--lines", "single_keys", default=None,
-              help="Read single key presses, or whole lines (default: keys on a terminal).")
-def play(names: str | None, bots: str | None, hotseat: str | None, preset: str,
-         rules_items: tuple[str, ...], more_rules: tuple[str, ...], seed: int | None,
-         save: Path | None, resume: Path | None, bot_delay: float | None,
-         single_keys: bool | None) -> None:
+                   "0 when input is piped); the full screen shows a chain's steps at up to "
+                   f"half that pace (at most {MAX_STEP_PACE} s a step).")
+@click.option("--screen", "mode", flag_value="screen",
+              help="The full-screen game (the default on a terminal).")
+@click.option("--keys", "mode", flag_value="keys",
+              help="The line mode, one key press per answer (for screen readers).")
+@click.option("--lines", "mode", flag_value="lines",
+              help="The line mode, one line per answer (the default for piped input).")
+def play(names: str | None, bots: str | None, hotseat: str | None, rules: Rules,
+         seed: int | None, save: Path | None, force: bool, resume: Path | None,
+         bot_delay: float | None, mode: str | None) -> None:
     """Play Trash in the terminal: you against bots, or hot-seat.
 
     \b
     Keys: s stock, d discard, 1-9 and 0 a wild on slot 1-10, w swap, t trash,
-    c call "Trash!", q quit (the match is saved), ? help.
+    c call "Trash!", q quit (the match is saved), ? help. Full screen: also
+    the arrows and Enter to pick a slot, and the mouse.
 
     A bot's seat is named bot:KIND in the record (bot:counter, bot:greedy:2),
     so --resume knows which seats are bots. With two or more people, the
     screen is hidden between their turns.
     """
-    interactive = sys.stdin.isatty()
+    mode = _mode(mode)
+    if save is not None:
+        _check_save(save, force, resume)
     console = Console(highlight=False)
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
     rng = random.Random(seed)
     if resume is not None:
-        if names or bots or hotseat or rules_items or more_rules or preset != "standard":
+        if names or bots or hotseat or rules_given():
             raise click.UsageError("--resume takes the players and the rules from the "
                                    "record: drop --names, --bots, --hotseat, --preset, --rules")
         match, seats = _resume(resume, rng)
         save = save or resume
-        console.print(f"Resuming {resume} at move {len(match.record.moves)} "
-                      f"— {match.record.rules.describe()} — seed {seed}", markup=False)
+        opening = [f"Resuming {resume} at move {len(match.record.moves)} "
+                   f"— {match.record.rules.describe()} — seed {seed}"]
     else:
-        rules, seats = _new_table(names, hotseat, bots, preset, (*rules_items, *more_rules))
+        seats = _new_table(names, hotseat, bots, rules)
         match = Match(rules, [seat.name for seat in seats], rng)
-        console.print(f"Trash — {rules.describe()} — seed {seed}", markup=False)
-        console.print("Players: " + ", ".join(seat.name for seat in seats)
-                      + "  (? for help, q to quit and save)", markup=False)
+        opening = [f"Trash — {rules.describe()} — seed {seed}",
+                   "Players: " + ", ".join(seat.name for seat in seats)
+                   + "  (? for help, q to quit and save)"]
     choosers: dict[int, Chooser] = {
         index: make_bot(seat.bot, random.Random(f"{seed}/bot/{index}"))
         for index, seat in enumerate(seats) if seat.bot is not None
     }
-    use_keys = interactive if single_keys is None else single_keys
-    reader: Reader = (KeyPressReader(console) if use_keys
+    interactive = sys.stdin.isatty()
+    delay = (DEFAULT_BOT_DELAY if interactive else 0.0) if bot_delay is None else bot_delay
+    if mode == "screen":
+        outcome = _play_full_screen(Game(match, seats, choosers, save), console, opening,
+                                    delay)
+    else:
+        for line in opening:
+            console.print(line, markup=False)
+        outcome = _play_lines(match, seats, choosers, console, save, delay, mode)
+    if outcome is Outcome.INTERRUPTED:
+        raise SystemExit(130)
+
+
+def _play_lines(match: Match, seats: tuple[Seat, ...], choosers: dict[int, Chooser],
+                console: Console, save: Path | None, delay: float, mode: str) -> Outcome:
+    interactive = sys.stdin.isatty()
+    reader: Reader = (KeyPressReader(console) if mode == "keys"
                       else LineReader(sys.stdin, console, echo=not interactive))
     game = TerminalGame(
         match=match, seats=seats, bots=choosers, reader=reader, console=console,
-        save_to=save, default_save=default_save_path,
-        bot_delay=(DEFAULT_BOT_DELAY if interactive else 0.0) if bot_delay is None
-        else bot_delay,
+        save_to=save, default_save=default_save_path, bot_delay=delay,
         hotseat=sum(seat.human for seat in seats) >= 2,
     )
     outcome = game.run()
-    if outcome is Outcome.INTERRUPTED:
-        raise SystemExit(130)
+    if game.save_error is not None:
+        raise SystemExit(1)
+    return outcome
+
+
+def _play_full_screen(game: Game, console: Console, opening: list[str],
+                      delay: float) -> Outcome:
+    try:
+        from ..tui.app import TrashApp
+    except ImportError as exc:  # Textual is a dependency; a broken install falls back
+        console.print(f"note: the full-screen game needs Textual ({exc}); playing in the "
+                      "line mode instead", markup=False)
+        for line in opening:
+            console.print(line, markup=False)
+        return _play_lines(game.match, tuple(game.seats), dict(game.bots), console,
+                           game.save_to, delay, "keys")
+    app = TrashApp(game, opening=opening, bot_delay=delay,
+                   step_pace=min(delay / 2, MAX_STEP_PACE), default_save=default_save_path)
+    outcome = app.run() or Outcome.QUIT
+    for line in app.farewell:
+        console.print(line, markup=False, soft_wrap=True)
+    if app.save_error is not None:
+        raise SystemExit(1)
+    return outcome

@@ -7,6 +7,7 @@ options that ``simulate`` and ``analyze`` share.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,12 +20,19 @@ from rich.table import Table
 
 from ..bots import BOTS
 from ..errors import RulesError
+from ..lab.report import rounded_shares
 from ..rules import Rules
 from ..sim.runner import BACKENDS, ENGINES, Runner
 from ..simulation import SimStats, wilson_interval
 from .options import rules_options
 
-__all__ = ["engine_options", "make_runner", "simulate", "summary_json"]
+__all__ = ["COMPILE_NOTICE", "engine_options", "make_runner", "simulate", "summary_json",
+           "warm_up"]
+
+#: Said when the fast engine takes more than a second to start (numba compiling it).
+COMPILE_NOTICE = "compiling the fast engine (once, about 15 s)…"
+#: Seconds the fast engine may take to start before :data:`COMPILE_NOTICE` is shown.
+COMPILE_GRACE = 1.0
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,6 +67,24 @@ def make_runner(engine: str | None, backend: str, ray_address: str | None,
     if runner.notice:
         console.print(f"[yellow]note:[/] {escape(runner.notice)}")
     return runner
+
+
+def warm_up(runner: Runner, console: Console, traced: bool = False) -> None:
+    """Start the fast engine here before a run, saying so when numba compiles it (the
+    first run on a machine) instead of looking frozen. Nothing for the reference engine
+    or a Ray cluster (whose workers compile it themselves)."""
+    if runner.engine != "fast" or runner.backend != "local":
+        return
+    from ..sim import fast
+
+    timer = threading.Timer(COMPILE_GRACE, lambda: console.print(COMPILE_NOTICE,
+                                                                 markup=False))
+    timer.daemon = True
+    timer.start()
+    try:
+        fast.warm_up(traced)
+    finally:
+        timer.cancel()
 
 
 def _bot_list(_ctx: click.Context, _param: click.Parameter, value: str) -> list[str]:
@@ -99,13 +125,14 @@ def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Pa
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     console = Console(stderr=True)
-    with make_runner(engine, backend, ray_address, workers, console) as runner, \
-            Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                     TimeRemainingColumn(), console=console, transient=True,
-                     disable=not console.is_terminal) as progress:
-        task = progress.add_task("matches", total=matches)
-        stats = runner.run(rules, bots, matches, seed, records=records,
-                           progress=lambda n: progress.advance(task, n))
+    with make_runner(engine, backend, ray_address, workers, console) as runner:
+        warm_up(runner, console, traced=records is not None)
+        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=console, transient=True,
+                      disable=not console.is_terminal) as progress:
+            task = progress.add_task("matches", total=matches)
+            stats = runner.run(rules, bots, matches, seed, records=records,
+                               progress=lambda n: progress.advance(task, n))
     if as_json:
         out = summary_json(stats, bots, rules, seed)
         out["engine"] = runner.engine
@@ -133,17 +160,19 @@ def _rate(successes: int, trials: int) -> dict[str, float]:
 
 def _print_summary(stats: SimStats, bots: list[str], rules: Rules, seed: int) -> None:
     console = Console()
-    table = Table(title=f"{stats.matches} matches · {rules.describe()} · seed {seed}")
+    table = Table(title=f"{stats.matches:,} matches · {rules.describe()} · seed {seed}")
     table.add_column("seat")
     table.add_column("bot")
     table.add_column("match wins", justify="right")
     table.add_column("win rate (95 % CI)", justify="right")
     table.add_column("rounds won", justify="right")
+    shares = [f"{share:.1f}%" for share in rounded_shares(
+        [w / stats.matches if stats.matches else 0.0 for w in stats.wins])]
     for seat, name in enumerate(bots):
         rate = _rate(stats.wins[seat], stats.matches)
-        table.add_row(str(seat), name, str(stats.wins[seat]),
-                      f"{rate['rate']:.1%} ({rate['low']:.1%}–{rate['high']:.1%})",
-                      str(stats.round_wins[seat]))
+        table.add_row(str(seat), name, f"{stats.wins[seat]:,}",
+                      f"{shares[seat]} ({rate['low']:.1%}–{rate['high']:.1%})",
+                      f"{stats.round_wins[seat]:,}")
     console.print(table)
     first = _rate(stats.first_player_wins, stats.matches)
     starter = _rate(stats.round_starter_wins, stats.decided_rounds)
@@ -154,6 +183,6 @@ def _print_summary(stats: SimStats, bots: list[str], rules: Rules, seed: int) ->
         f"who starts a round wins it {starter['rate']:.1%} "
         f"({starter['low']:.1%}–{starter['high']:.1%}).")
     console.print(
-        f"Mean rounds per match {stats.rounds / stats.matches:.2f} · mean turns per round "
-        f"{stats.turns / max(stats.rounds, 1):.2f} · {stats.rounds} rounds in "
+        f"Mean rounds per match {stats.rounds / max(stats.matches, 1):.2f} · mean turns per "
+        f"round {stats.turns / max(stats.rounds, 1):.2f} · {stats.rounds:,} rounds in "
         f"{stats.elapsed_s:.1f} s ({stats.rounds / max(stats.elapsed_s, 1e-9):,.0f} rounds/s)")

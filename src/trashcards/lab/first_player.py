@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..rules import Rules
 from .experiment import Experiment, Job, Results, Settings
 from .plots import bar_chart
-from .report import Report, fmt_count, fmt_pct, fmt_pp, fmt_share
+from .report import Report, fmt_count, fmt_pct, fmt_pp, fmt_share, fmt_shares
 from .stats import shifted
 from .tables import PLAYER_COUNTS, SWEEP_PRESETS, TableFigures, self_play_jobs, table_figures
 
@@ -53,7 +53,7 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
             rows.append([name, fmt_count(f.matches), fmt_pct(f.first_player),
                          fmt_pp(shifted(f.first_player, -1 / n)),
                          fmt_pct(f.round_starter), fmt_count(f.rounds),
-                         " · ".join(fmt_share(w.value) for w in f.seat_wins)])
+                         " · ".join(fmt_shares([w.value for w in f.seat_wins]))])
         report.table(["preset", "matches", "first player wins the match",
                       "edge over 1/N", "round starter wins the round", "rounds",
                       "seat 0 · 1 · … match wins"], rows, right=(1, 2, 3, 4, 5))

@@ -11,7 +11,8 @@ from typing import Any
 
 from .stats import Estimate
 
-__all__ = ["Report", "fmt_count", "fmt_estimate", "fmt_pct", "fmt_pp", "fmt_share"]
+__all__ = ["Report", "fmt_count", "fmt_estimate", "fmt_pct", "fmt_pp", "fmt_share", "fmt_shares",
+           "rounded_shares"]
 
 REPORT_FILE = "report.md"
 FIGURES_FILE = "figures.json"
@@ -25,6 +26,25 @@ def fmt_count(n: int) -> str:
 def fmt_share(value: float, digits: int = 1, signed: bool = False) -> str:
     """A share as a percentage: ``0.523`` → ``52.3 %``."""
     return f"{value * 100:{'+' if signed else ''}.{digits}f} %"
+
+
+def rounded_shares(values: Sequence[float], digits: int = 1) -> list[float]:
+    """Shares of one whole (they add up to 1, or to their own sum) as percentages rounded
+    to ``digits`` decimals so that the rounded figures add up too: largest remainder,
+    never 48.2 % + 51.7 %."""
+    unit = 10 ** digits
+    scaled = [value * 100 * unit for value in values]
+    total = round(sum(scaled))
+    floors = [math.floor(x) for x in scaled]
+    order = sorted(range(len(scaled)), key=lambda i: (floors[i] - scaled[i], i))
+    for i in order[:max(0, total - sum(floors))]:
+        floors[i] += 1
+    return [f / unit for f in floors]
+
+
+def fmt_shares(values: Sequence[float], digits: int = 1) -> list[str]:
+    """:func:`rounded_shares` written like :func:`fmt_share`: ``["48.3 %", "51.7 %"]``."""
+    return [f"{share:.{digits}f} %" for share in rounded_shares(values, digits)]
 
 
 def _ci(low: float | None, high: float | None, scale: float, digits: int, suffix: str,

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import CALL, DISCARD, STOCK, SWAP, TRASH, Action, Dealer, Deck, Reshuffle, wild
+from ..bots import bot_seat_names
 from ..cards import Card
 from ..record import Entry, Record
 from ..rules import Rules
@@ -34,7 +35,8 @@ from . import kernel as k
 from .rng import seed_key
 from .tables import Table
 
-__all__ = ["Accumulators", "Board", "TracedMatch", "match_record", "play_chunk", "play_traced"]
+__all__ = ["Accumulators", "Board", "TracedMatch", "match_record", "play_chunk", "play_traced",
+           "warm_up"]
 
 #: Matches per kernel call between two progress reports.
 SLICE: Final = 16384
@@ -238,7 +240,7 @@ def _decode(table: Table, log: npt.NDArray[np.int32], final: Ints,
             action: Action = wild(slot) if verb == k.V_WILD else _VERBS[verb]
             moves.append(Entry(seat, action))
             i += 4
-    names = tuple(f"{name}-{seat}" for seat, name in enumerate(table.bots))
+    names = bot_seat_names(table.bots)
     record = Record(table.rules, names, tuple(moves))
     p = table.players
     out = final.tolist()
@@ -256,3 +258,14 @@ def _decode(table: Table, log: npt.NDArray[np.int32], final: Ints,
     stock = tuple(cards[c] for c in out[n + 1: n + 1 + out[n]])
     return TracedMatch(record, out[0], out[1], out[2], rounds_won, boards, discard, stock,
                        stats)
+
+
+def warm_up(traced: bool = False) -> None:
+    """Compile the kernel, or load it from numba's on-disk cache, by playing one tiny
+    match: the first run on a machine takes about 15 s, later ones well under one.
+    ``traced``: the kernel that writes records (``records=``) instead."""
+    rules = Rules.preset_named("kids").with_fields({"rounds_to_win": 1})
+    if traced:
+        play_traced(rules, ["random", "random"], 0, 0)
+    else:
+        play_chunk(rules, ["random", "random"], 0, 0, 1)

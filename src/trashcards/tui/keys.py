@@ -4,7 +4,9 @@ One key per decision (RULES.md §10): ``s`` stock, ``d`` discard, ``1``…``9`` 
 wild on slot 1…10, ``w`` swap, ``t`` trash, ``c`` call "Trash!"; ``q`` quits (the match
 is saved) and ``?`` shows the help. The record words work too (``stock``, ``wild 7``,
 ``10``, ``quit``, ``help``). :func:`parse_key` accepts only what ``view.legal`` allows and
-otherwise raises :class:`InputError` with a short message for the player.
+otherwise raises :class:`InputError` with a short message for the player that says why
+("the top discard 9♣ does not fit your board: slot 9 already holds 9♦") and what works.
+A key that is not text (an arrow, a function key) is never echoed back.
 """
 
 from __future__ import annotations
@@ -14,8 +16,13 @@ from enum import StrEnum
 from typing import Final
 
 from ..actions import CALL, DISCARD, STOCK, SWAP, TRASH, Action, Verb, wild
+from ..rules import TRASH as TRASH_ROLE
+from ..rules import WILD as WILD_ROLE
+from ..state import Phase
+from ..views import View
+from .narrate import card_label
 
-__all__ = ["KEY_HELP", "Command", "InputError", "action_key", "parse_key"]
+__all__ = ["KEY_HELP", "Command", "InputError", "action_key", "parse_key", "refusal"]
 
 
 class Command(StrEnum):
@@ -66,8 +73,11 @@ def _slot(text: str) -> int | None:
     return None
 
 
-def parse_key(text: str, legal: Sequence[Action]) -> Action | Command:
-    """The action (or command) that ``text`` chooses among ``legal``."""
+def parse_key(text: str, view: View) -> Action | Command:
+    """The action (or command) that ``text`` chooses among ``view.legal``."""
+    legal = view.legal
+    if not text.isprintable():
+        raise InputError(f"that key is not used here: {_choices(legal)} (? for help)")
     words = text.strip().lower().split()
     if not words:
         raise InputError(f"type a key: {_choices(legal)} (? for help)")
@@ -79,28 +89,68 @@ def parse_key(text: str, legal: Sequence[Action]) -> Action | Command:
     if word in _COMMANDS:
         return _COMMANDS[word]
     slot = _slot(word)
-    if slot is not None:
-        return _wild_on(slot, legal)
-    action = _VERB_KEYS.get(word) or _WORDS.get(word)
+    action = wild(slot) if slot is not None else _VERB_KEYS.get(word) or _WORDS.get(word)
     if action is None:
         raise InputError(f"{word!r} is not a key here: {_choices(legal)} (? for help)")
     if action not in legal:
-        raise InputError(f"{action} is not possible now: {_choices(legal)}")
+        raise InputError(f"{refusal(action, view)}: {_choices(legal)}")
     return action
 
 
-def _wild_on(slot: int, legal: Sequence[Action]) -> Action:
-    action = wild(slot)
-    if action in legal:
-        return action
-    open_slots = [a.slot for a in legal if a.verb is Verb.WILD]
-    if not open_slots:
-        raise InputError(f"no wild card to place now: {_choices(legal)}")
-    raise InputError(f"slot {slot} is not a face-down slot of your board: "
-                     f"choose {' '.join(str(k % 10) for k in open_slots)}"
-                     + (" (0 = slot 10)" if 10 in open_slots else ""))
+def _fits(card_text: str, view: View, seat: int) -> str:
+    """Why the card ``card_text`` stands for cannot go on ``seat``'s board."""
+    top = view.top_discard
+    assert top is not None
+    roles = view.rules.roles()
+    role = roles[top]
+    slots = view.players[seat].slots
+    if role == TRASH_ROLE:
+        return f"the top discard {card_text} is a trash card"
+    if role == WILD_ROLE:
+        return f"the top discard {card_text} is a wild, but your board has no face-down slot"
+    if role > len(slots):
+        return (f"the top discard {card_text} does not fit your board: it has no slot "
+                f"{role}")
+    held = slots[role - 1]
+    held_text = card_label(held) if held is not None else "a card"
+    return (f"the top discard {card_text} does not fit your board: slot {role} already "
+            f"holds {held_text}")
+
+
+def refusal(action: Action, view: View) -> str:
+    """Why ``action`` is not one of ``view.legal`` now, in words for the player to act."""
+    seat = view.to_act
+    if seat is None:
+        return "nobody is to act now"
+    verb, phase = action.verb, view.phase
+    hand = card_label(view.in_hand) if view.in_hand is not None else ""
+    if verb is Verb.CALL:
+        if not view.rules.call_trash:
+            return 'calling "Trash!" is not in these rules (see the call-trash preset)'
+        return 'you already called "Trash!" this turn'
+    if phase is Phase.DRAW:
+        if verb is Verb.DISCARD:
+            if view.top_discard is None:
+                return "the discard pile is empty"
+            return _fits(card_label(view.top_discard), view, seat)
+        return "draw a card first"
+    if verb in (Verb.STOCK, Verb.DISCARD):
+        return f"you already hold {hand}: play it first"
+    if verb is Verb.TRASH:
+        return f"{hand} came from the discard pile, so it must be played"
+    if phase is Phase.WILD:
+        if verb is Verb.SWAP:
+            return f"{hand} is a wild: put it on a face-down slot"
+        size = len(view.players[seat].slots)
+        if action.slot > size:
+            return f"your board has no slot {action.slot} (it has {size})"
+        return f"slot {action.slot} is already face up"
+    if verb is Verb.WILD:
+        return f"{hand} is not a wild: it can only swap out the wild on its own slot"
+    return f"{hand} cannot swap now"  # pragma: no cover - swap is legal in the swap phase
 
 
 def _choices(legal: Sequence[Action]) -> str:
+    """The keys that work now: verbs, the face-down slots as one group, then q."""
     keys = [action_key(action) for action in legal]
     return ", ".join([*keys, "q"])

@@ -3,7 +3,9 @@
 Pure functions: a view in, a rich renderable out, nothing printed. They see only views, so
 a face-down card cannot be shown — the view does not hold it. A board is two rows of five
 (slots 1–5, then 6–10, RULES.md §3); a face-down card is a back ``░░░``; a wild on the
-board is marked ``*`` (any face-up card whose role is wild under the rules).
+board is marked ``*`` (any face-up card whose role is wild under the rules); a Joker is
+🃏. The line mode prints these; the full-screen game (:mod:`.app`) draws its own boards
+from the same pieces (:func:`card_text`).
 """
 
 from __future__ import annotations
@@ -20,14 +22,19 @@ from ..cards import Card
 from ..rules import WILD, Rules
 from ..views import PlayerView, View
 from .keys import KEY_HELP, action_key
+from .narrate import card_label, status_lines
 
 __all__ = [
     "BACK",
+    "JOKER",
     "WILD_MARK",
+    "action_entries",
+    "board_picture",
     "board_text",
     "card_text",
     "help_panel",
     "menu_text",
+    "round_over",
     "scoreboard",
     "standings_table",
     "table_header",
@@ -38,6 +45,8 @@ __all__ = [
 BACK: Final = "░░░"
 #: The mark after a wild card on a board.
 WILD_MARK: Final = "*"
+#: How a Joker looks (in sentences it is "Joker").
+JOKER: Final = "🃏"
 _CELL: Final = 6
 _ROW: Final = 5
 
@@ -51,13 +60,14 @@ def _is_wild(card: Card, rules: Rules) -> bool:
 
 
 def card_text(card: Card | None, rules: Rules, *, on_board: bool = False) -> Text:
-    """One card for people: ``7♥`` (red suits in red), a back for ``None``; on a board a
-    wild gets the ``*`` mark."""
+    """One card for people: ``7♥`` (red suits in red), a back for ``None``, 🃏 for a
+    Joker; on a board a wild gets the ``*`` mark."""
     if card is None:
         return Text(BACK, style="blue")
+    face = JOKER if card.is_joker else card.pretty()
     if on_board and _is_wild(card, rules):
-        return Text(card.pretty() + WILD_MARK, style="bold magenta")
-    return Text(card.pretty(), style="red" if card.suit in ("h", "d") else "")
+        return Text(face + WILD_MARK, style="bold magenta")
+    return Text(face, style="red" if card.suit in ("h", "d") else "")
 
 
 def _cells(items: Sequence[Text]) -> Text:
@@ -112,7 +122,9 @@ def table_header(view: View) -> Text:
         (f"\n{view.rules.describe()}", "dim"),
     )
     if view.to_act is not None:
-        header.append(f"\n{view.players[view.to_act].name} to act", style="bold green")
+        turn = ("Your turn" if view.to_act == view.seat
+                else f"{view.players[view.to_act].name} to act")
+        header.append(f"\n{turn}", style="bold green")
         if view.in_hand is not None:
             header.append(" — in hand: ")
             header.append_text(card_text(view.in_hand, view.rules))
@@ -122,6 +134,8 @@ def table_header(view: View) -> Text:
                 header.append(" (from the discard pile: it must be played)")
         if view.called:
             header.append(' — called "Trash!"')
+    for line in status_lines(view, view.seat):
+        header.append(f"\n{line}", style="yellow")
     return header
 
 
@@ -136,8 +150,8 @@ def table_view(view: View) -> RenderableType:
 
 
 def _action_label(action: Action, view: View) -> str:
-    hand = view.in_hand.pretty() if view.in_hand else ""
-    top = view.top_discard.pretty() if view.top_discard else ""
+    hand = card_label(view.in_hand) if view.in_hand else ""
+    top = card_label(view.top_discard) if view.top_discard else ""
     verb = action.verb
     if verb is Verb.STOCK:
         return "draw from the stock"
@@ -146,28 +160,35 @@ def _action_label(action: Action, view: View) -> str:
     if verb is Verb.SWAP and view.in_hand is not None and view.to_act is not None:
         slot = view.rules.roles()[view.in_hand]
         held = view.players[view.to_act].slots[slot - 1]
-        wild_card = held.pretty() if held is not None else "wild"
+        wild_card = card_label(held) if held is not None else "wild"
         return f"swap: {hand} takes slot {slot}, the wild {wild_card} comes back to hand"
     if verb is Verb.TRASH:
         return f"trash {hand}: discard it, end the turn"
     return 'call "Trash!"'
 
 
-def menu_text(view: View) -> Text:
-    """The legal actions of the seat to act, each with its key, then quit and help."""
-    lines: list[Text] = []
+def action_entries(view: View) -> list[tuple[str, str]]:
+    """The legal actions of the seat to act as (keys, what they do): one entry per
+    action, the face-down slots of a wild as one (``1 2 4``); quit and help are not
+    included."""
+    entries: list[tuple[str, str]] = []
     wilds = [a for a in view.legal if a.verb is Verb.WILD]
     for action in view.legal:
         if action.verb is Verb.WILD:
             if action == wilds[0]:
                 keys = " ".join(action_key(a) for a in wilds)
-                hand = view.in_hand.pretty() if view.in_hand else "the wild"
+                hand = card_label(view.in_hand) if view.in_hand else "the wild"
                 note = " (0 = slot 10)" if any(a.slot == 10 for a in wilds) else ""
-                lines.append(Text.assemble((f"[{keys}]", "bold"),
-                                           f" put {hand} on that face-down slot{note}"))
+                entries.append((keys, f"put {hand} on that face-down slot{note}"))
             continue
-        lines.append(Text.assemble((f"[{action_key(action)}]", "bold"),
-                                   f" {_action_label(action, view)}"))
+        entries.append((action_key(action), _action_label(action, view)))
+    return entries
+
+
+def menu_text(view: View) -> Text:
+    """The legal actions of the seat to act, each with its key, then quit and help."""
+    lines = [Text.assemble((f"[{keys}]", "bold"), f" {label}")
+             for keys, label in action_entries(view)]
     lines.append(Text.assemble(("[q]", "bold"), " quit (saves)  ", ("[?]", "bold"), " help"))
     return Text("\n").join(lines)
 
@@ -210,3 +231,90 @@ def standings_table(view: View) -> Table:
                       str(player.face_down))
     return table
 
+
+
+def round_over(view: View) -> RenderableType:
+    """At the end of a round: each winner's completed board, then the scoreboard."""
+    parts: list[RenderableType] = []
+    for seat in view.round_winners:
+        player = view.players[seat]
+        whose = "Your" if seat == view.seat else f"{player.name}'s"
+        parts.append(Text(f"{whose} completed board:", style="bold green"))
+        parts.append(board_text(player, view.rules))
+        parts.append(Text(""))
+    if not view.round_winners:
+        parts.append(Text(f"Round {view.round} is void: nobody won it.", style="bold"))
+    parts.append(scoreboard(view))
+    return Group(*parts)
+
+
+# -- the full-screen game's pictures ------------------------------------------------------
+
+#: Columns a board picture needs inside its frame, compact and big.
+COMPACT_WIDTH: Final = 35
+BIG_WIDTH: Final = 30
+#: Lines a big board picture needs inside its frame (a board of 6 to 10 slots).
+BIG_HEIGHT: Final = 8
+
+
+def board_picture(slots: Sequence[Card | None], rules: Rules, *, big: bool,
+                  cursor: int | None = None, touched: int | None = None) -> Text:
+    """A board for the full screen: compact (one line per row of five, ``10 ░░░``) or
+    big (each card drawn as a small box under its slot number). ``cursor``: the slot
+    the arrow keys point at; ``touched``: the slot the latest step of a chain changed.
+    A compact slot is 7 columns wide, a big one 6 columns and 4 lines."""
+    lines: list[Text] = []
+    for start in range(0, len(slots), _ROW):
+        row = list(enumerate(slots[start:start + _ROW], start=start + 1))
+        if big:
+            lines.extend(_big_row(row, rules, cursor, touched))
+        else:
+            lines.append(_compact_row(row, rules, cursor, touched))
+    return Text("\n").join(lines)
+
+
+def _mark(slot: int, cursor: int | None, touched: int | None) -> str:
+    if slot == cursor:
+        return "reverse bold green"
+    if slot == touched:
+        return "bold yellow"
+    return ""
+
+
+def _face(card: Card | None, rules: Rules, width: int = 3) -> Text:
+    face = card_text(card, rules, on_board=True)
+    face.pad_left(max(0, width - face.cell_len))
+    return face
+
+
+def _compact_row(row: list[tuple[int, Card | None]], rules: Rules, cursor: int | None,
+                 touched: int | None) -> Text:
+    line = Text()
+    for slot, card in row:
+        cell = Text.assemble((f"{slot:>2} ", "dim"), _face(card, rules))
+        mark = _mark(slot, cursor, touched)
+        if mark:
+            cell.stylize(mark, 3)
+        line.append_text(cell)
+        line.append(" ")
+    line.rstrip()
+    return line
+
+
+def _big_row(row: list[tuple[int, Card | None]], rules: Rules, cursor: int | None,
+             touched: int | None) -> list[Text]:
+    parts = [Text(), Text(), Text(), Text()]  # numbers, box tops, faces, box bottoms
+    for slot, card in row:
+        frame = _mark(slot, cursor, touched) or "dim"
+        number_style = "bold green" if slot == cursor else "dim"
+        parts[0].append(f"{slot:^5}", style=number_style)
+        parts[1].append("┌───┐", style=frame)
+        parts[2].append("│", style=frame)
+        parts[2].append_text(_face(card, rules))
+        parts[2].append("│", style=frame)
+        parts[3].append("└───┘", style=frame)
+        for part in parts:
+            part.append(" ")
+    for part in parts:
+        part.rstrip()
+    return parts

@@ -1,9 +1,14 @@
-"""Reading the players' keys: whole lines (a pipe, a script, any terminal) or single key
-presses (a real terminal). Both raise :class:`EOFError` at the end of the input and let
-Ctrl-C through as :class:`KeyboardInterrupt`."""
+"""Reading the players' keys in the line mode: whole lines (a pipe, a script, any
+terminal) or single key presses (a real terminal). Both raise :class:`EOFError` at the
+end of the input and let Ctrl-C through as :class:`KeyboardInterrupt`. An arrow or
+function key is never echoed as its raw escape code: a line read from a terminal is
+edited with readline, and a key press that is not text is answered ``"\x1b"``, which
+the keys refuse without echoing it."""
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from typing import Protocol, TextIO
 
 import click
@@ -28,6 +33,8 @@ class LineReader:
         self.echo = echo
 
     def read(self, prompt: str) -> str:
+        if self._interactive():
+            return self._read_edited(prompt)
         self.console.print(prompt, end="", markup=False, highlight=False)
         self.console.file.flush()
         line = self.stream.readline()
@@ -38,6 +45,16 @@ class LineReader:
         if self.echo:
             self.console.print(answer, markup=False, highlight=False)
         return answer
+
+    def _interactive(self) -> bool:
+        return (self.stream is sys.stdin and self.stream.isatty()
+                and self.console.file is sys.stdout)
+
+    def _read_edited(self, prompt: str) -> str:
+        """A line typed at a terminal, with line editing (arrows move in the line)."""
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401 - importing it gives input() line editing
+        return input(prompt)
 
 
 class KeyPressReader:
@@ -50,7 +67,17 @@ class KeyPressReader:
         self.console.print(prompt, end="", markup=False, highlight=False)
         self.console.file.flush()
         key = click.getchar()  # raises KeyboardInterrupt on Ctrl-C, EOFError on Ctrl-D
-        answer = "" if key in ("\r", "\n") else key
+        return self.answer(key)
+
+    def answer(self, key: str) -> str:
+        """What a key press answers, echoed after the prompt: Enter is ``""``; a key that
+        is not text (an arrow, F1: an escape sequence) is ``"\x1b"`` and not echoed."""
+        if key in ("\r", "\n"):
+            answer = ""
+        elif key.startswith("\x1b") or not key.isprintable():
+            answer = "\x1b"
+        else:
+            answer = key
         self.console.print(answer if answer.isprintable() else "", markup=False,
                            highlight=False)
         return answer

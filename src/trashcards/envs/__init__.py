@@ -1,0 +1,35 @@
+"""Reinforcement-learning environments (the ``envs`` extra: gymnasium, pettingzoo,
+open_spiel, numpy). Importing this package registers ``trashcards/Trash-v0`` with
+Gymnasium.
+
+* :mod:`trashcards.envs.public` — the public int encoding of a view (100 numbers);
+* :mod:`trashcards.envs.observation` — the float observation computed from it, batched;
+* :mod:`trashcards.envs.actions` — the fixed action list and the legal-action mask;
+* :mod:`trashcards.envs.episode` — one match as an episode: seeded chance, rewards, record;
+* :mod:`trashcards.envs.pettingzoo` — the PettingZoo AEC environment (``env``, ``raw_env``);
+* :mod:`trashcards.envs.gymnasium` — the single-agent Gymnasium environment;
+* :mod:`trashcards.envs.openspiel` — the OpenSpiel game ``python_trash`` (registered when
+  imported).
+
+Every environment decides nothing from a state: observations and masks are made from
+views (``docs/envs.md`` documents every feature).
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from .actions import ACTIONS, NUM_ACTIONS, action_index, action_mask
+from .observation import FEATURES, OBSERVATION_SIZE, observation_batch
+from .public import public_array
+
+# (The one-view form, ``trashcards.envs.observation.observation``, is not re-exported: it
+# would hide the module of the same name.)
+__all__ = ["ACTIONS", "ENV_ID", "FEATURES", "NUM_ACTIONS", "OBSERVATION_SIZE",
+           "action_index", "action_mask", "observation_batch", "public_array"]
+
+#: The Gymnasium id of the single-agent environment.
+ENV_ID = "trashcards/Trash-v0"
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="trashcards.envs.gymnasium:TrashEnv")

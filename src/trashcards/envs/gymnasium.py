@@ -1,0 +1,162 @@
+"""Trash as a single-agent Gymnasium environment: one seat against bots.
+
+Registered as ``trashcards/Trash-v0`` when :mod:`trashcards.envs` is imported::
+
+    gymnasium.make("trashcards/Trash-v0", opponents=["greedy"], preset="kids", seat=0)
+
+The agent plays ``seat``; the other seats, in order, are the bots named in ``opponents``
+(:data:`trashcards.bots.BOTS`), each with its own seeded ``random.Random``. One episode
+is one match. The legal actions are ``info["action_mask"]`` and :meth:`TrashEnv.action_masks`
+(for sb3-contrib's ``MaskablePPO``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from ..bots import make_bot
+from ..errors import IllegalActionError
+from ..record import Record
+from ..rules import Rules
+from ..session import Chooser
+from ..views import View
+from .actions import ACTIONS, NUM_ACTIONS, action_mask
+from .episode import DEFAULT_MAX_MOVES, Episode, RewardKind, check_options, make_rules
+from .observation import OBSERVATION_SIZE, observation
+from .render import ansi
+
+__all__ = ["ILLEGAL_REWARD", "TrashEnv"]
+
+#: The reward for an illegal action, which also ends the episode.
+ILLEGAL_REWARD = -1.0
+_REDEALS = 1000
+
+Obs = npt.NDArray[np.float32]
+
+
+class TrashEnv(gymnasium.Env[Obs, np.int64]):
+    """One seat of a Trash match against bots.
+
+    ``opponents`` are bot names (or objects with ``choose(view)``, used as given);
+    ``rules`` is a :class:`~trashcards.rules.Rules` or a mapping of fields changed from
+    ``preset``. Rewards as in the PettingZoo environment, for the agent's seat: ``"match"``
+    (+1 for winning the match, -1 split over the losers) or ``"round"`` (the same for
+    every round). An illegal action ends the episode with reward -1 and
+    ``info["illegal"]`` giving the reason. A match that ends before the agent's first
+    decision (an opponent can fill a whole board in one turn) is dealt again.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
+
+    def __init__(self, opponents: Sequence[str | Chooser] = ("greedy",),
+                 preset: str = "standard", seat: int = 0,
+                 rules: Rules | Mapping[str, Any] | None = None, reward: RewardKind = "match",
+                 max_moves: int = DEFAULT_MAX_MOVES, render_mode: str | None = None) -> None:
+        if isinstance(opponents, str):
+            opponents = [opponents]
+        players = len(opponents) + 1
+        check_options(reward, max_moves)
+        self.rules = make_rules(preset, rules)
+        self.rules.check_players(players)
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1}, got {seat}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        for bot in opponents:
+            if isinstance(bot, str):
+                make_bot(bot, random.Random(0))  # an unknown name fails here, clearly
+        self.opponents = list(opponents)
+        self.seat = seat
+        self.players = players
+        self.reward_kind: RewardKind = reward
+        self.max_moves = max_moves
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._names = tuple("agent" if s == seat else self._bot_name(s)
+                            for s in range(players))
+        self._episode: Episode | None = None
+        self._bots: dict[int, Chooser] = {}
+        self._illegal = False
+
+    def _bot_name(self, seat: int) -> str:
+        bot = self.opponents[seat if seat < self.seat else seat - 1]
+        return f"bot:{bot}" if isinstance(bot, str) else f"bot:{type(bot).__name__}"
+
+    @property
+    def episode(self) -> Episode:
+        if self._episode is None:
+            raise RuntimeError("call reset() first")
+        return self._episode
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._illegal = False
+        for _ in range(_REDEALS):
+            match_seed = int(self.np_random.integers(2**63 - 1))
+            self._episode = Episode(self.rules, self._names, match_seed, self.reward_kind,
+                                    self.max_moves)
+            self._bots = {}
+            for s in range(self.players):
+                if s != self.seat:
+                    bot = self.opponents[s if s < self.seat else s - 1]
+                    self._bots[s] = (make_bot(bot, random.Random(f"{match_seed}/{s}"))
+                                     if isinstance(bot, str) else bot)
+            self._play_bots()
+            if not self._episode.done:
+                self._episode.take_rewards()
+                return self._observe(), self._info()
+        raise RuntimeError(f"{_REDEALS} matches in a row ended before the agent could act")
+
+    def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool,
+                                                   dict[str, Any]]:
+        episode = self.episode
+        if episode.done or self._illegal:
+            raise RuntimeError("the episode is over: call reset()")
+        try:
+            episode.act(int(action))
+        except IllegalActionError as exc:
+            self._illegal = True
+            info = self._info()
+            info["illegal"] = f"{ACTIONS[int(action)]}: {exc.reason}"
+            return self._observe(), ILLEGAL_REWARD, True, False, info
+        self._play_bots()
+        reward = episode.take_rewards()[self.seat]
+        return self._observe(), reward, episode.terminated, episode.truncated, self._info()
+
+    def _play_bots(self) -> None:
+        episode = self.episode
+        while not episode.done and episode.to_act != self.seat:
+            seat = episode.to_act
+            assert seat is not None
+            episode.play(self._bots[seat].choose(episode.view(seat)))
+
+    def _view(self) -> View:
+        return self.episode.view(self.seat)
+
+    def _observe(self) -> Obs:
+        return observation(self._view())
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": action_mask(self._view())}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now, as booleans (sb3-contrib's ``MaskablePPO`` asks for this)."""
+        return action_mask(self._view()).astype(bool)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return ansi(self._view())
+
+    def record(self) -> Record:
+        """The current episode's match as a ``trash/1`` record."""
+        return self.episode.record()

@@ -1,0 +1,710 @@
+"""The full-screen game: one fixed screen, redrawn in place (Textual).
+
+The screen, top to bottom (``app.tcss`` styles it):
+
+* ``#header`` — the round and the rules;
+* ``#boards`` — every seat's board in a grid, two columns where they fit; compact boards
+  (one line per row of five) at 80×24 with four players, big ones (each card a small
+  box) when the terminal has room;
+* ``#piles`` — the stock, the discard pile and the card in hand (click to draw);
+* ``#status`` — whose turn, the card in hand, a pending claim, the last-chance lap;
+* ``#log-row`` — the log of every step (``#log``), told to the person at the keyboard;
+* ``#actions`` — the legal actions with their keys (click to play);
+* ``#message`` — why a key was refused, and save warnings.
+
+The match runs in one async worker, :meth:`TrashApp.conduct`: it asks the
+:class:`~.game.Game` what is due, awaits a person's key (a future that the key, click
+and arrow handlers resolve) or a bot's choice (a thread worker, so a slow bot never
+blocks the screen), then animates the move's steps in place from the events, with a
+:class:`~.scene.Scene` per step.
+
+Where hints (issue 12) plug in: :meth:`TrashApp.decision_started` is the one place a
+person's decision begins, with the :class:`~trashcards.views.View` a hint needs — a
+hint worker starts there and is cancelled in :meth:`TrashApp.submit`; its panel mounts
+in ``#log-row`` beside the log (a ``Horizontal`` for that reason), and a line of each
+player's win chance mounts above ``#status``. The ``h`` key is left free for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import ClassVar
+
+from rich.console import RenderableType
+from rich.style import Style
+from rich.text import Text
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container, Horizontal, Vertical
+from textual.geometry import Size
+from textual.screen import ModalScreen, Screen
+from textual.widgets import RichLog, Static
+
+from ..actions import DISCARD, STOCK, SWAP, Action, Verb, wild
+from ..state import Phase
+from ..views import View
+from .game import Batch, Decision, Game, MatchOver, Outcome, SaveError, default_save_path
+from .keys import KEY_HELP, Command, InputError, parse_key, refusal
+from .narrate import card_label, status_lines
+from .render import (
+    BIG_HEIGHT,
+    BIG_WIDTH,
+    COMPACT_WIDTH,
+    action_entries,
+    board_picture,
+    card_text,
+    scoreboard,
+    standings_table,
+)
+from .scene import Scene
+
+__all__ = ["ConfirmQuit", "HelpScreen", "PassScreen", "TrashApp"]
+
+#: Lines the screen needs besides the boards: header, piles, status, two of actions,
+#: message, and at least five of log.
+_RESERVED_LINES = 11
+#: Lines of a compact board inside its frame.
+COMPACT_LINES = 2
+_GAME_KEYS = "sdwtc1234567890"
+
+
+class BoardView(Static):
+    """One seat's board, framed, its title the player's name and rounds won. A click on
+    a slot is :meth:`TrashApp.action_slot`."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(id=f"board-{seat}", classes="board")
+        self.seat = seat
+        self.big = False
+
+    def slot_at(self, x: int, y: int) -> int | None:
+        """The slot drawn at ``(x, y)`` of this widget (its frame included)."""
+        x, y = x - 1, y - 1  # inside the frame
+        if x < 0 or y < 0:
+            return None
+        row, column = (y // 4, x // 6) if self.big else (y, x // 7)
+        if column >= 5:
+            return None
+        return row * 5 + column + 1
+
+    def on_click(self, event: events.Click) -> None:
+        slot = self.slot_at(event.x, event.y)
+        app = self.app
+        if slot is not None and isinstance(app, TrashApp):
+            app.action_slot(self.seat, slot)
+
+
+class Pile(Static):
+    """The stock or the discard pile: a click draws from it."""
+
+    def __init__(self, key: str, id: str) -> None:
+        super().__init__(id=id)
+        self.key = key
+
+    def on_click(self) -> None:
+        app = self.app
+        if isinstance(app, TrashApp):
+            app.action_choose(self.key)
+
+
+class GameLog(RichLog):
+    """The log of every step; never focused, so the arrow keys stay the game's."""
+
+    can_focus = False
+
+
+class TableScreen(Screen[None]):
+    """The one screen of the game: the table, redrawn in place."""
+
+    def __init__(self, players: int) -> None:
+        super().__init__(id="table")
+        self.players = players
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        with Container(id="boards"):
+            for seat in range(self.players):
+                yield BoardView(seat)
+        with Horizontal(id="piles"):
+            yield Pile("s", id="stock")
+            yield Pile("d", id="discard")
+            yield Static(id="hand")
+        yield Static(id="status")
+        with Horizontal(id="log-row"):
+            yield GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+        yield Static(id="actions")
+        yield Static(id="message")
+
+    def on_mount(self) -> None:
+        app = self.app
+        if isinstance(app, TrashApp):
+            app.table_ready()
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key no binding took: say which keys work."""
+        app = self.app
+        if (isinstance(app, TrashApp) and event.is_printable and event.character
+                and event.character not in _GAME_KEYS):
+            app.stray_key(event.character)
+
+
+class PassScreen(ModalScreen[None]):
+    """Hot-seat: the screen is hidden until the next player takes the keyboard."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "go", "ready")]
+
+    def __init__(self, name: str) -> None:
+        super().__init__(id="pass")
+        self.player = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pass-box"):
+            yield Static(Text(f"Pass to {self.player}", style="bold"), id="pass-title")
+            yield Static(f"{self.player}: press Enter when you are ready (q quits)")
+
+    def action_go(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """Quitting asks first; the answer is ``True`` to leave."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,q,enter", "answer(True)", "leave"),
+        Binding("n,escape", "answer(False)", "keep playing"),
+    ]
+
+    def __init__(self, where: str) -> None:
+        super().__init__(id="confirm")
+        self.where = where
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Static(Text("Leave the game?", style="bold"))
+            yield Static(Text(self.where))
+            yield Static(Text.assemble(("y", "bold"), " leave   ", ("n", "bold"),
+                                       " keep playing"))
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys; any key closes it."""
+
+    def compose(self) -> ComposeResult:
+        table = Text()
+        rows = [*KEY_HELP, ("← → ↑ ↓", "point at a slot (or the stock and the pile)"),
+                ("Enter", "play what the arrows point at; skips an animation"),
+                ("mouse", "click a slot, the stock, the pile or an action"),
+                ("Ctrl-C", "leave at once (the match is saved)")]
+        for key, meaning in rows:
+            table.append(f"{key:>8}  ", style="bold")
+            table.append(f"{meaning}\n")
+        with Vertical(id="help-box"):
+            yield Static(Text("Keys", style="bold"))
+            yield Static(table)
+            yield Static(Text("any key closes this help", style="dim"))
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def on_click(self, event: events.Click) -> None:
+        self.dismiss(None)
+
+
+class TrashApp(App[Outcome]):
+    """One match, full screen. ``run()`` returns the :class:`~.game.Outcome`;
+    :attr:`farewell` holds the lines to print once the screen is gone (where the record
+    was saved, the result)."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "trashcards"
+    ENABLE_COMMAND_PALETTE = False
+    AUTO_FOCUS = None
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(key, f"choose('{key}')", show=False) for key in _GAME_KEYS),
+        Binding("left", "cursor(-1)", show=False),
+        Binding("right", "cursor(1)", show=False),
+        Binding("up", "cursor(-5)", show=False),
+        Binding("down", "cursor(5)", show=False),
+        Binding("enter", "pick", show=False),
+        Binding("space", "skip", show=False),
+        Binding("question_mark,f1", "help", show=False),
+        Binding("q", "quit_asked", show=False),
+        Binding("ctrl+q", "quit_asked", show=False, priority=True),
+        Binding("ctrl+c", "interrupt", show=False, priority=True),
+    ]
+
+    def __init__(self, game: Game, *, opening: list[str] | None = None,
+                 bot_delay: float = 0.0, step_pace: float = 0.0,
+                 default_save: Callable[[], Path] = default_save_path) -> None:
+        super().__init__()
+        self.game = game
+        self.opening = opening or []
+        self.bot_delay = bot_delay
+        self.step_pace = step_pace
+        self.default_save = default_save
+        #: Lines for the terminal once the screen is gone.
+        self.farewell: list[str] = []
+        #: Why the record could not be saved on leaving (``None``: it was, or needed not).
+        self.save_error: str | None = None
+        #: What the conductor waits for (for tests and the status line): ``"decision"``,
+        #: ``"bot"``, ``"pass"``, ``"next round"``, ``"leave"`` or ``None`` (animating).
+        self.waiting_for: str | None = None
+        self._scene = Scene.from_view(game.view())
+        self._deciding: int | None = None
+        self._choice: asyncio.Future[Action] | None = None
+        self._continue: asyncio.Future[None] | None = None
+        self._targets: list[Action] = []
+        self._cursor = 0
+        self._touched: tuple[int, int] | None = None
+        self._skip = False
+        self._big = False
+        self._message = ""
+        self._warned: str | None = None
+        #: The table's screen; every widget is looked up there, whatever modal is on top.
+        self.table: TableScreen = TableScreen(0)
+        self._table_up = False
+
+    # -- the screen -----------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen[None]:
+        self.table = TableScreen(len(self.game.seats))
+        return self.table
+
+    def table_ready(self) -> None:
+        """The table's widgets exist: start the match."""
+        self._table_up = True
+        log = self.table.query_one("#log", RichLog)
+        for line in self.opening:
+            log.write(Text(line, style="dim"))
+        self._fit(self.size)
+        self._paint()
+        self.conduct()
+
+    def on_resize(self, event: events.Resize) -> None:
+        if not self._table_up:
+            return
+        self._fit(event.size)
+        self._paint()
+
+    def _fit(self, size: Size) -> None:
+        """Big boards when they fit, else compact; two columns of boards when they fit."""
+        players = len(self.game.seats)
+
+        def rows(width_needed: int) -> int:
+            return math.ceil(players / self._columns(size.width, width_needed))
+
+        big_lines = rows(BIG_WIDTH) * (BIG_HEIGHT + 2) + _RESERVED_LINES
+        self._big = big_lines <= size.height
+        width = BIG_WIDTH if self._big else COMPACT_WIDTH
+        boards = self.table.query_one("#boards")
+        boards.styles.grid_size_columns = self._columns(size.width, width)
+        self.set_class(self._big, "big")
+        compact_lines = rows(COMPACT_WIDTH) * (COMPACT_LINES + 2) + _RESERVED_LINES - 3
+        if compact_lines > size.height:
+            self._message = (f"this terminal ({size.width}×{size.height}) is too small for "
+                             "the table: make it 80×24 or more, or play with --lines")
+        elif self._message.startswith("this terminal ("):
+            self._message = ""
+
+    def _columns(self, width: int, needed: int) -> int:
+        players = len(self.game.seats)
+        return 2 if players > 1 and width >= 2 * (needed + 4) else 1
+
+    def _paint(self) -> None:
+        """Draw everything from the scene (mid-animation) and the view (at rest)."""
+        scene, view = self._scene, self.game.view()
+        names = self.game.names
+        self.table.query_one("#header", Static).update(
+            Text.assemble((f"Round {scene.round}", "bold"), " · ",
+                          (view.rules.describe(), "dim")))
+        cursor_slot = self._cursor_slot()
+        target = view.rules.target_rounds
+        for board in self.table.query(BoardView):
+            seat = board.seat
+            mine = seat == self._deciding
+            touched = self._touched[1] if self._touched and self._touched[0] == seat else None
+            board.big = self._big
+            board.update(board_picture(
+                scene.slots[seat], view.rules, big=self._big,
+                cursor=cursor_slot if mine else None, touched=touched))
+            title = Text(names[seat], style="bold")
+            if seat == self.game.viewer:
+                title.append(" (you)")
+            title.append(f" · {scene.rounds_won[seat]}/{target} won")
+            if seat == scene.dealer:
+                title.append(" · dealer")
+            board.border_title = title
+            down = scene.slots[seat].count(None)
+            board.border_subtitle = f"{down} face down" if scene.slots[seat] else "not dealt"
+            board.set_class(seat == scene.to_act, "to-act")
+            board.set_class(seat in view.round_winners
+                            and view.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER), "winner")
+        for name, part in zip(("#stock", "#discard", "#hand"), self._piles(), strict=True):
+            self.table.query_one(name, Static).update(part)
+        self.table.query_one("#status", Static).update(self._status(view))
+        self.table.query_one("#actions", Static).update(self._actions(view))
+        self.table.query_one("#message", Static).update(Text(self._message, style="yellow"))
+
+    def _piles(self) -> tuple[Text, Text, Text]:
+        """The stock, the discard pile and the card in hand."""
+        scene = self._scene
+        target = self._targets[self._cursor] if self._targets else None
+        stock = Text.assemble(("Stock ", "bold"), card_text(None, scene.rules),
+                              f" {scene.stock_count}")
+        top = scene.top_discard
+        pile = Text.assemble(("Discard ", "bold"),
+                             card_text(top, scene.rules) if top else Text("empty", "dim"),
+                             f" ({len(scene.discard)})" if top else "")
+        for part, action in ((stock, STOCK), (pile, DISCARD)):
+            if target == action:
+                part.stylize("reverse bold green")
+        hand = Text("In hand: ", style="bold")
+        if scene.in_hand is not None:
+            hand.append_text(card_text(scene.in_hand, scene.rules))
+            if scene.rules.roles()[scene.in_hand] == 0:
+                hand.append(" (wild)")
+        else:
+            hand.append("–", style="dim")
+        return stock, pile, hand
+
+    def _status(self, view: View) -> Text:
+        names = self.game.names
+        you = self.game.viewer
+        text = Text()
+        if self.waiting_for == "decision" and self._deciding is not None:
+            turn = "Your turn" if self._deciding == you else f"{names[self._deciding]} to act"
+            text.append(turn, style="bold green")
+            if view.in_hand is not None:
+                text.append(f" — {card_label(view.in_hand)} in hand")
+                if view.must_play:
+                    text.append(" (from the discard pile: it must be played)")
+            if view.called:
+                text.append(' — called "Trash!"')
+        elif self.waiting_for == "bot" and view.to_act is not None:
+            text.append(f"{names[view.to_act]} is thinking…", style="bold")
+        elif self.waiting_for == "next round":
+            won = ", ".join("you" if s == you else names[s] for s in view.round_winners)
+            text.append(f"Round {view.round} won by {won}" if won
+                        else f"Round {view.round} is void", style="bold green")
+            text.append(f" — Enter deals round {view.round + 1}, q quits")
+        elif self.waiting_for == "leave":
+            winner = view.match_winner
+            if winner is not None:
+                text.append("You win the match!" if winner == you
+                            else f"{names[winner]} wins the match!", style="bold green")
+            text.append(" — Enter leaves")
+        elif view.to_act is not None:
+            text.append(f"{names[view.to_act]} plays…", style="bold")
+        for line in status_lines(view, you):
+            text.append(f"\n{line}", style="yellow")
+        return text
+
+    def _actions(self, view: View) -> Text:
+        def entry(keys: str, label: str, action: str) -> Text:
+            part = Text.assemble((f"[{keys}]", "bold"), f" {label}")
+            part.stylize(Style(meta={"@click": action}))
+            return part
+
+        parts: list[Text] = []
+        if self.waiting_for == "decision":
+            for keys, label in action_entries(view):
+                first = keys.split()[0]
+                parts.append(entry(keys, label, f"app.choose('{first}')"))
+        elif self.waiting_for in ("next round", "leave"):
+            what = "deal the next round" if self.waiting_for == "next round" else "leave"
+            parts.append(entry("Enter", what, "app.pick"))
+        parts.append(entry("q", "quit", "app.quit_asked"))
+        parts.append(entry("?", "help", "app.help"))
+        return Text("  ").join(parts)
+
+    def _cursor_slot(self) -> int | None:
+        if not self._targets:
+            return None
+        action = self._targets[self._cursor]
+        if action.verb is Verb.WILD:
+            return action.slot
+        if action.verb is Verb.SWAP and self._scene.in_hand is not None:
+            return self._scene.rules.roles()[self._scene.in_hand]
+        return None
+
+    def _write_log(self, line: str | RenderableType) -> None:
+        text = Text(line, style="dim" if line.startswith("—") else "") \
+            if isinstance(line, str) else line
+        self.table.query_one("#log", RichLog).write(text, scroll_end=True)
+
+    def _say(self, message: str) -> None:
+        self._message = message
+        self.table.query_one("#message", Static).update(Text(message, style="yellow"))
+
+    # -- the match ------------------------------------------------------------------------
+
+    @work(exclusive=True, group="conduct")
+    async def conduct(self) -> None:
+        """Play the match to its end: the one place that decides what happens next."""
+        game = self.game
+        await self._show_steps(game.start(), 0.0)
+        while True:
+            due = game.due()
+            if isinstance(due, MatchOver):
+                self._write_log(standings_table(game.view()))
+                await self._wait_for("leave")
+                self._finish()
+                return
+            if not isinstance(due, Decision):
+                self._write_log(scoreboard(game.view()))
+                if game.people:
+                    await self._wait_for("next round")
+                else:  # a table of bots, watched: the next round comes by itself
+                    await asyncio.sleep(self.bot_delay * 4)
+                await self._show_steps(game.next_round(), 0.0)
+                continue
+            if due.bot:
+                action = await self._bot_choice(due.seat)
+            else:
+                action = await self._person_choice(due.seat)
+            await self._show_steps(game.play(due.seat, action), self.step_pace)
+
+    async def _bot_choice(self, seat: int) -> Action:
+        self.waiting_for = "bot"
+        self._paint()
+        worker = self.run_worker(partial(self.game.bot_choice, seat), thread=True,
+                                 group="bot", name=f"bot {seat}")
+        action = await worker.wait()
+        if self.bot_delay:
+            await asyncio.sleep(self.bot_delay)
+        return action
+
+    async def _person_choice(self, seat: int) -> Action:
+        game = self.game
+        if game.needs_pass(seat):
+            self.waiting_for = "pass"
+            await self.push_screen_wait(PassScreen(game.names[seat]))
+            recap = game.sit(seat)
+            log = self.table.query_one("#log", RichLog)
+            log.clear()  # the last player's log goes: the next one sees their recap
+            self._write_log(Text(f"{game.names[seat]}, since your last turn:", style="bold"))
+            for line in recap[-200:]:
+                self._write_log("  " + line)
+        elif game.hotseat:
+            game.viewer = seat
+        view = game.match.view(seat)
+        self._choice = asyncio.get_running_loop().create_future()
+        self._deciding = seat
+        self._targets = _targets(view)
+        self._cursor = 0
+        self._scene = Scene.from_view(view)
+        self.waiting_for = "decision"
+        self.decision_started(view)
+        self._paint()
+        try:
+            return await self._choice
+        finally:
+            self._choice = None
+            self._deciding = None
+            self._targets = []
+            self.waiting_for = None
+
+    def decision_started(self, view: View) -> None:
+        """A person's decision begins with ``view`` (their own). The hook for hints."""
+
+    def submit(self, action: Action) -> None:
+        """A person chose ``action`` (from a key, a click or Enter)."""
+        if self._choice is not None and not self._choice.done():
+            self._say("")
+            self._choice.set_result(action)
+
+    async def _wait_for(self, what: str) -> None:
+        self._continue = asyncio.get_running_loop().create_future()
+        self.waiting_for = what
+        self._paint()
+        try:
+            await self._continue
+        finally:
+            self._continue = None
+            self.waiting_for = None
+
+    async def _show_steps(self, batch: Batch, pace: float) -> None:
+        """Show a move step by step in place: the boards, the piles and the log."""
+        self._skip = False
+        self.waiting_for = None
+        try:
+            for index, step in enumerate(batch.steps(self.game.names, self.game.viewer)):
+                if index and pace and not self._skip:
+                    await asyncio.sleep(pace)
+                self._scene = step.scene
+                self._touched = step.scene.last
+                self._write_log(step.line)
+                self._paint()
+        finally:
+            self._touched = None
+            self._scene = Scene.from_view(self.game.view())
+            self._paint()
+        problem = self.game.save_problem
+        if problem is not None and problem != self._warned:
+            self._say(f"Warning: {problem} (it tries again after every move)")
+        self._warned = problem
+
+    # -- keys and clicks ------------------------------------------------------------------
+
+    def _deciding_view(self) -> View | None:
+        if self._deciding is None or self._choice is None:
+            return None
+        return self.game.match.view(self._deciding)
+
+    def _not_now(self) -> None:
+        view = self.game.view()
+        if self.waiting_for in ("next round", "leave"):
+            self._say("press Enter to go on (q quits)")
+        elif view.to_act is not None and self.waiting_for != "pass":
+            name = self.game.names[view.to_act]
+            self._say(f"wait: it is {name}'s turn")
+
+    def action_choose(self, key: str) -> None:
+        view = self._deciding_view()
+        if view is None:
+            self._not_now()
+            return
+        try:
+            choice = parse_key(key, view)
+        except InputError as exc:
+            self._say(str(exc))
+            return
+        if isinstance(choice, Command):  # pragma: no cover - q and ? are bound apart
+            return
+        self.submit(choice)
+
+    def action_slot(self, seat: int, slot: int) -> None:
+        view = self._deciding_view()
+        if view is None:
+            self._not_now()
+            return
+        if seat != self._deciding:
+            self._say(f"that is {self.game.names[seat]}'s board")
+            return
+        if wild(slot) in view.legal:
+            self.submit(wild(slot))
+        elif SWAP in view.legal and view.in_hand is not None \
+                and view.rules.roles()[view.in_hand] == slot:
+            self.submit(SWAP)
+        else:
+            action = SWAP if view.phase is Phase.SWAP else wild(slot)
+            self._say(refusal(action, view))
+
+    def action_cursor(self, step: int) -> None:
+        if not self._targets:
+            return
+        count = len(self._targets)
+        if abs(step) == 5:
+            slots = [a.slot if a.verb is Verb.WILD else None for a in self._targets]
+            current = slots[self._cursor]
+            if current is not None:
+                wanted = current + step
+                candidates = [i for i, s in enumerate(slots) if s is not None
+                              and (s >= wanted if step > 0 else s <= wanted)]
+                if candidates:
+                    self._cursor = min(candidates, key=lambda i: abs((slots[i] or 0) - wanted))
+            self._paint()
+            return
+        self._cursor = (self._cursor + step) % count
+        self._paint()
+
+    def action_pick(self) -> None:
+        if self._continue is not None and not self._continue.done():
+            self._continue.set_result(None)
+        elif self._targets and self._choice is not None:
+            self.submit(self._targets[self._cursor])
+        else:
+            self._skip = True
+
+    def action_skip(self) -> None:
+        self._skip = True
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_quit_asked(self) -> None:
+        if self.waiting_for == "leave":
+            self._finish()
+            return
+        if isinstance(self.screen, ConfirmQuit):
+            return
+        path = self.game.save_to
+        where = (f"The match is saved to {path}; continue later with "
+                 f"trashcards play --resume {path}." if path is not None else
+                 "The match will be saved to a new trash-….trash.json file here, to "
+                 "continue later with trashcards play --resume.")
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self._leave(Outcome.QUIT)
+
+        self.push_screen(ConfirmQuit(where), answered)
+
+    def action_interrupt(self) -> None:
+        if self.waiting_for == "leave":
+            self._finish()
+        else:
+            self._leave(Outcome.INTERRUPTED)
+
+    def stray_key(self, character: str) -> None:
+        """A printable key that no binding took: say which keys work."""
+        view = self._deciding_view()
+        if view is None:
+            self._not_now()
+            return
+        try:
+            choice = parse_key(character, view)
+        except InputError as exc:
+            self._say(str(exc))
+            return
+        if choice is Command.HELP:  # "h", as in the line mode
+            self.action_help()
+
+    # -- leaving --------------------------------------------------------------------------
+
+    def _leave(self, outcome: Outcome) -> None:
+        path = self.game.save_to or self.default_save()
+        try:
+            self.game.save(path)
+        except SaveError as exc:
+            self.save_error = str(exc)
+            self.farewell.append(f"Error: {exc}")
+        else:
+            self.farewell.append(f"Saved to {path} — continue with: "
+                                 f"trashcards play --resume {path}")
+        self.exit(outcome)
+
+    def _finish(self) -> None:
+        view = self.game.view()
+        names = self.game.names
+        if view.match_winner is not None:
+            winner = view.match_winner
+            self.farewell.append("You win the match!" if winner == self.game.viewer
+                                 else f"{names[winner]} wins the match!")
+        places = view.standings
+        if places is not None:
+            order = sorted(range(len(names)), key=lambda s: (places[s], s))
+            self.farewell.append("Final standings: " + ", ".join(
+                f"{places[s]}. {names[s]}" for s in order))
+        if self.game.save_to is not None and self.game.save_problem is None:
+            self.farewell.append(f"The record is in {self.game.save_to}")
+        self.exit(Outcome.FINISHED)
+
+
+def _targets(view: View) -> list[Action]:
+    """What the arrow keys move between: the stock and a playable discard, the
+    face-down slots for a wild, or the slot a swap would take."""
+    if view.phase is Phase.DRAW:
+        return [a for a in view.legal if a in (STOCK, DISCARD)]
+    if view.phase is Phase.WILD:
+        return [a for a in view.legal if a.verb is Verb.WILD]
+    return [a for a in view.legal if a == SWAP]
