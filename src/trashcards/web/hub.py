@@ -66,7 +66,10 @@ class Hub:
         """At start-up (nothing else runs yet): sweep, then load every unfinished table
         and restart its bots and timers; returns how many run. Tables that cannot be
         replayed are quarantined (logged, left out); the rest start."""
-        await self.sweep()
+        try:
+            await self.sweep()
+        except StoreError as exc:  # keeping old tables a little longer harms nobody
+            log.warning("sweeping expired tables failed: %s", exc)
         ids = self.store.ids(("waiting", "playing"))
         running = 0
         for table_id in ids:
