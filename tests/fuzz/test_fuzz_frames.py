@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 websockets_client = pytest.importorskip("websockets.asyncio.client")
 from websockets.exceptions import ConnectionClosed  # noqa: E402
-from webtools import server  # noqa: E402
+from webtools import run_async, server  # noqa: E402
 
 from trashcards.web.protocol import parse_server_message  # noqa: E402
 
@@ -86,7 +86,7 @@ def test_fuzzed_frames_never_close_the_socket(tmp_path: Path, fuzz_scale: float)
         ).json()
         tokens = [s["token"] for s in made["seats"]]
         started = time.perf_counter()
-        replies = asyncio.run(_fuzz(url, made["table_id"], tokens, count))
+        replies = run_async(_fuzz(url, made["table_id"], tokens, count))
         elapsed = time.perf_counter() - started
         assert proc.poll() is None
         version = httpx.get(f"{url}/api/tables/{made['table_id']}").json()["version"]
@@ -118,7 +118,7 @@ def test_a_frame_over_the_frame_limit_closes_with_1009(tmp_path: Path) -> None:
     with server(tmp_path / "b.sqlite3", 0.0) as (_proc, url):
         made = httpx.post(f"{url}/api/tables", json={
             "seats": [{"kind": "me"}, {"kind": "open"}]}).json()
-        assert asyncio.run(send_big(url, made["table_id"])) == 1009
+        assert run_async(send_big(url, made["table_id"])) == 1009
 
 
 _VALUE = st.recursive(

@@ -4,7 +4,6 @@ each answered with a documented status and error code, never a 500."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
-from webtools import make_settings
+from webtools import make_settings, run_async
 
 from trashcards.web import create_app
 
@@ -79,7 +78,7 @@ def test_fuzzed_bodies_get_documented_answers_never_a_500(tmp_path: Path,
                                                            fuzz_scale: float) -> None:
     count = int(10_000 * fuzz_scale)
     started = time.perf_counter()
-    asyncio.run(_fuzz(tmp_path, count))
+    run_async(_fuzz(tmp_path, count))
     print(f"{count:,} HTTP bodies in {time.perf_counter() - started:.1f} s")
 
 
@@ -99,7 +98,7 @@ def test_the_bodies_that_once_answered_500(tmp_path: Path, body: bytes) -> None:
             return await client.post("/api/tables", content=body,
                                      headers={"Content-Type": "application/json"})
 
-    response = asyncio.run(post())
+    response = run_async(post())
     assert response.status_code == 400
     assert response.json()["error"] in ("bad_json", "bad_rules")
 

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from webtools import Socket, addressed, create, make_settings
+from webtools import Socket, addressed, create, make_settings, run_async
 
 from trashcards.cli.export import export
 from trashcards.record import load
@@ -284,6 +284,6 @@ def test_a_client_that_reads_nothing_is_dropped(tmp_path: Path,
             return sent
 
     with caplog.at_level("INFO", logger="trashcards.web.app"):
-        sent = asyncio.run(run())
+        sent = run_async(run())
     assert sent == ["websocket.accept", "websocket.send"]  # the first frame never went
     assert "dropped a connection that reads nothing" in caplog.text

@@ -3,22 +3,26 @@ client that validates every frame against the protocol models."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import itertools
 import json
 import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from starlette.testclient import TestClient
 
 from trashcards.web import Settings
 from trashcards.web.protocol import parse_server_message
+
+T = TypeVar("T")
 
 
 def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
@@ -117,3 +121,10 @@ def server(db: Path, bot_delay: float = 0.0, *options: str
         proc.wait(timeout=30)
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)`` in a thread of its own: some tests (Playwright's sync
+    API) leave an event loop running in the main thread, where ``asyncio.run`` fails."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
