@@ -100,8 +100,8 @@ def test_fuzzed_frames_never_close_the_socket(tmp_path: Path, fuzz_scale: float)
           f"replies {dict(replies.most_common())}")
     assert "Traceback" not in log, log[-3000:]
     assert replies["error internal"] == 0
-    assert replies["events"] > count // 50  # the game went on between the bad frames
-    assert version > 100
+    assert replies["events"] > 150  # the game went on between the bad frames (to its end,
+    assert version > 100             # in long runs)
 
 
 def test_a_frame_over_the_frame_limit_closes_with_1009(tmp_path: Path) -> None:
