@@ -33,7 +33,8 @@ import numpy as np
 from trashcards import simulation
 from trashcards.actions import Action
 from trashcards.rules import Rules
-from trashcards.sim import fast, kernel
+from trashcards.sim import fast
+from trashcards.sim.kernel import numbers
 from trashcards.simulation import SimStats
 
 TABLES: dict[str, tuple[Rules, tuple[str, ...]]] = {
@@ -80,16 +81,17 @@ def reference(rules: Rules, bots: Sequence[str], seconds: float) -> Timing:
     return total
 
 
-@numba.njit(cache=True)
+# Not cached: they inline kernel functions, which numba's cache would not see change.
+@numba.njit
 def _rng_chain(n: int) -> np.uint64:
     """n dependent counter-based numbers (latency, as in a lazy shuffle)."""
     x = np.uint64(1)
     for _ in range(n):
-        x = kernel._mix64(x + kernel._G)
+        x = numbers.mix64(x + numbers.G)
     return x
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _shuffles(rounds: int, ncards: int, steps: int) -> int:
     """What a round's shuffling costs: reset the deck, then ``steps`` lazy Fisher–Yates
     positions (the deal and the stock drawn)."""
@@ -99,9 +101,9 @@ def _shuffles(rounds: int, ncards: int, steps: int) -> int:
     for r in range(rounds):
         for i in range(ncards):
             deck[i] = i
-        key = kernel._next_key(key, r)
+        key = numbers.next_key(key, r)
         for p in range(steps):
-            total += kernel._fy_step(deck, p, ncards, key)
+            total += numbers.fy_step(deck, 0, p, ncards, key)
     return total
 
 

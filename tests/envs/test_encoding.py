@@ -129,18 +129,6 @@ def test_call_trash_and_last_chance_state_are_encoded():
     assert a[pub.ROUNDS_WON] == 0
 
 
-def test_the_kernel_s_encoder_agrees_once_it_is_merged():
-    """The kernel task writes the same layout (``trashcards.public.encode``); until it is
-    on this branch there is nothing to compare."""
-    kernel = pytest.importorskip("trashcards.public")
-    for preset in PRESETS:
-        for players in (2, 3, 4):
-            for state in random_states(Rules.preset_named(preset), players, seed=players):
-                for seat in range(players):
-                    seen = view(state, seat)
-                    assert kernel.encode(seen) == public_array(seen)
-
-
 def test_a_spectator_has_no_encoding():
     with pytest.raises(ValueError, match="spectator"):
         public_array(view(kids_position(), None))

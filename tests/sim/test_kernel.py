@@ -19,8 +19,9 @@ from trashcards.errors import RulesError  # noqa: E402
 from trashcards.events import Dealt, RoundVoid  # noqa: E402
 from trashcards.record import load  # noqa: E402
 from trashcards.rules import Rules  # noqa: E402
-from trashcards.sim import fast, kernel  # noqa: E402
+from trashcards.sim import fast  # noqa: E402
 from trashcards.sim import rng as krng  # noqa: E402
+from trashcards.sim.kernel import game, layout, numbers  # noqa: E402
 from trashcards.sim.tables import Table  # noqa: E402
 from trashcards.simulation import SimStats  # noqa: E402
 from trashcards.simulation import play_chunk as reference_chunk  # noqa: E402
@@ -40,9 +41,9 @@ def _plain(stats: SimStats) -> dict[str, object]:
 def test_kernel_streams_are_the_documented_counter_based_numbers(seed: int) -> None:
     key = krng.seed_key(seed)
     for index, stream in [(0, 0), (0, 1), (12345, 3), (10**9, 2)]:
-        numbers = kernel.stream_numbers(np.uint64(key), index, stream, 5).tolist()
+        drawn = numbers.stream_numbers(np.uint64(key), index, stream, 5).tolist()
         own = krng.stream_key(krng.match_key(seed, index), stream)
-        assert numbers == [krng.stream_number(own, n) for n in range(1, 6)]
+        assert drawn == [krng.stream_number(own, n) for n in range(1, 6)]
 
 
 def test_kernel_random_is_a_seat_stream_as_random_floats() -> None:
@@ -220,21 +221,21 @@ def test_traced_match_tells_its_statistics() -> None:
 
 def test_values_beyond_the_histograms_are_counted_exactly() -> None:
     acc = fast.Accumulators(2, 2)
-    acc.acc[:, kernel.A_ROUNDS] = 1
+    acc.acc[:, layout.A_ROUNDS] = 1
     acc.overflow[0, 0] = (0, 5000)
     acc.overflow[1, 0] = (0, 5000)
     acc.overflow[1, 1] = (1, 400)
-    acc.acc[0, kernel.A_OVERFLOW] = 1
-    acc.acc[1, kernel.A_OVERFLOW] = 2
+    acc.acc[0, layout.A_OVERFLOW] = 1
+    acc.acc[1, layout.A_OVERFLOW] = 2
     acc.turns[0, 7] = 1
     acc.drain()
-    assert acc.acc[:, kernel.A_OVERFLOW].tolist() == [0, 0]
+    assert acc.acc[:, layout.A_OVERFLOW].tolist() == [0, 0]
     acc.overflow[0, 0] = (0, 6000)
-    acc.acc[0, kernel.A_OVERFLOW] = 1
+    acc.acc[0, layout.A_OVERFLOW] = 1
     stats = acc.stats()
     assert stats.turns_hist == {7: 1, 5000: 2, 6000: 1}
     assert stats.rounds_hist == {400: 1}
-    acc.acc[1, kernel.A_ERROR] = 1
+    acc.acc[1, layout.A_ERROR] = 1
     with pytest.raises(RuntimeError, match="out-of-range"):
         acc.stats()
 
@@ -246,11 +247,15 @@ NO_WILDS_ONE_PACK = STANDARD.with_fields({"wild_ranks": [], "decks": 1})
 
 def _stuck(rules: Rules, boards: list[tuple[int, int]], discard: str) -> bool:
     """The kernel's stuck test; a board is (face-down slots, slots holding a wild)."""
-    table = Table.build(rules, ["greedy"] * len(boards))
-    ids = np.array([table.cards.index(card) for card in parse_cards(discard)], dtype=np.int16)
-    down = np.array([d for d, _ in boards], dtype=np.int64)
-    wildm = np.array([w for _, w in boards], dtype=np.int64)
-    return bool(kernel._stuck(table.roles, ids, len(ids), len(boards), down, wildm))
+    table = Table.of(rules, len(boards))
+    st = np.zeros(table.width, dtype=np.int32)
+    ids = [table.cards.index(card) for card in parse_cards(discard)]
+    at = layout.discard_at(len(table.cards))
+    st[at: at + len(ids)] = ids
+    for seat, (down, wilds) in enumerate(boards):
+        st[layout.O_DOWN + seat] = down
+        st[layout.O_WILD + seat] = wilds
+    return bool(game.stuck(table.tab, st, at, len(ids), len(boards)))
 
 
 def test_stuck_means_no_card_of_the_discard_pile_fits_any_board() -> None:

@@ -2,7 +2,8 @@
 
 Index 0 ``stock``, 1 ``discard``, 2…11 ``wild 1`` … ``wild 10``, 12 ``swap``, 13
 ``trash``, 14 ``call``: the engine's own order (:func:`trashcards.engine.legal_actions`
-lists the legal actions in exactly this order), so legal indices come out sorted.
+lists the legal actions in exactly this order), so legal indices come out sorted. The
+list is :data:`trashcards.public.ACTIONS`, the kernel's too.
 """
 
 from __future__ import annotations
@@ -12,26 +13,17 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import CALL, DISCARD, STOCK, SWAP, TRASH, Action, wild
+from ..public import ACTIONS, action_index
 from ..views import View
 
 __all__ = ["ACTIONS", "NUM_ACTIONS", "action_index", "action_mask", "legal_indices"]
 
-#: The actions by index.
-ACTIONS: Final[tuple[Action, ...]] = (STOCK, DISCARD, *(wild(k) for k in range(1, 11)),
-                                      SWAP, TRASH, CALL)
 NUM_ACTIONS: Final = len(ACTIONS)
-_INDEX: Final = {action: i for i, action in enumerate(ACTIONS)}
-
-
-def action_index(action: Action) -> int:
-    """The index of ``action`` in :data:`ACTIONS`."""
-    return _INDEX[action]
 
 
 def legal_indices(view: View) -> list[int]:
     """The indices of the legal actions of the seat to act, ascending."""
-    return [_INDEX[action] for action in view.legal]
+    return [action_index(action) for action in view.legal]
 
 
 def action_mask(view: View, seat: int | None = None) -> npt.NDArray[np.int8]:

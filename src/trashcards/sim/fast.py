@@ -27,16 +27,17 @@ import numpy.typing as npt
 
 from ..actions import CALL, DISCARD, STOCK, SWAP, TRASH, Action, Dealer, Deck, Reshuffle, wild
 from ..bots import bot_seat_names
-from ..cards import Card
 from ..record import Entry, Record
 from ..rules import Rules
 from ..simulation import SimStats
-from . import kernel as k
+from ..state import State
+from .arrays import to_state
+from .kernel import layout, matches
 from .rng import seed_key
 from .tables import Table
 
-__all__ = ["Accumulators", "Board", "TracedMatch", "match_record", "play_chunk", "play_traced",
-           "warm_up"]
+__all__ = ["Accumulators", "TracedMatch", "decode_log", "match_record", "play_chunk",
+           "play_traced", "warm_up"]
 
 #: Matches per kernel call between two progress reports.
 SLICE: Final = 16384
@@ -44,8 +45,8 @@ SLICE: Final = 16384
 #: so a thread slowed by another process does not hold the others up.
 BLOCKS_PER_THREAD: Final = 16
 _INITIAL_LOG: Final = 1 << 15
-_VERBS: Final = {k.V_STOCK: STOCK, k.V_DISCARD: DISCARD, k.V_SWAP: SWAP, k.V_TRASH: TRASH,
-                 k.V_CALL: CALL}
+_VERBS: Final = {layout.V_STOCK: STOCK, layout.V_DISCARD: DISCARD, layout.V_SWAP: SWAP,
+                 layout.V_TRASH: TRASH, layout.V_CALL: CALL}
 
 Ints = npt.NDArray[np.int64]
 
@@ -59,23 +60,23 @@ class Accumulators:
 
     def __init__(self, players: int, blocks: int) -> None:
         self.players = players
-        self.acc: Ints = np.zeros((blocks, k.ACC_SIZE), dtype=np.int64)
-        self.turns: Ints = np.zeros((blocks, k.TURNS_HIST), dtype=np.int64)
-        self.rounds: Ints = np.zeros((blocks, k.ROUNDS_HIST), dtype=np.int64)
-        self.overflow: Ints = np.zeros((blocks, k.OVERFLOW_SIZE, 2), dtype=np.int64)
+        self.acc: Ints = np.zeros((blocks, layout.ACC_SIZE), dtype=np.int64)
+        self.turns: Ints = np.zeros((blocks, layout.TURNS_HIST), dtype=np.int64)
+        self.rounds: Ints = np.zeros((blocks, layout.ROUNDS_HIST), dtype=np.int64)
+        self.overflow: Ints = np.zeros((blocks, layout.OVERFLOW_SIZE, 2), dtype=np.int64)
         self.long_turns: dict[int, int] = {}
         self.long_rounds: dict[int, int] = {}
 
     def drain(self) -> None:
         """Check the kernel's error flag; move the overflow lists into the dictionaries."""
-        if self.acc[:, k.A_ERROR].any():
+        if self.acc[:, layout.A_ERROR].any():
             raise RuntimeError("more out-of-range histogram values than the kernel keeps "
-                               f"({k.OVERFLOW_SIZE} per block and call)")
+                               f"({layout.OVERFLOW_SIZE} per block and call)")
         for block in range(self.acc.shape[0]):
-            for kind, value in self.overflow[block, : self.acc[block, k.A_OVERFLOW]].tolist():
+            for kind, value in self.overflow[block, : self.acc[block, layout.A_OVERFLOW]].tolist():
                 hist = self.long_turns if kind == 0 else self.long_rounds
                 hist[value] = hist.get(value, 0) + 1
-        self.acc[:, k.A_OVERFLOW] = 0
+        self.acc[:, layout.A_OVERFLOW] = 0
 
     def add(self, other: Accumulators) -> None:
         """Add ``other``'s totals (same number of blocks) into these."""
@@ -97,14 +98,14 @@ class Accumulators:
         rounds_hist = _hist(self.rounds.sum(axis=0), self.long_rounds)
         return SimStats(
             players=players,
-            matches=int(acc[k.A_MATCHES]),
-            rounds=int(acc[k.A_ROUNDS]),
-            decided_rounds=int(acc[k.A_DECIDED]),
-            turns=int(acc[k.A_TURNS]),
-            wins=[int(v) for v in acc[k.A_WINS: k.A_WINS + players]],
-            round_wins=[int(v) for v in acc[k.A_ROUND_WINS: k.A_ROUND_WINS + players]],
-            first_player_wins=int(acc[k.A_FIRST_WINS]),
-            round_starter_wins=int(acc[k.A_STARTER_WINS]),
+            matches=int(acc[layout.A_MATCHES]),
+            rounds=int(acc[layout.A_ROUNDS]),
+            decided_rounds=int(acc[layout.A_DECIDED]),
+            turns=int(acc[layout.A_TURNS]),
+            wins=[int(v) for v in acc[layout.A_WINS: layout.A_WINS + players]],
+            round_wins=[int(v) for v in acc[layout.A_ROUND_WINS: layout.A_ROUND_WINS + players]],
+            first_player_wins=int(acc[layout.A_FIRST_WINS]),
+            round_starter_wins=int(acc[layout.A_STARTER_WINS]),
             turns_hist=turns_hist,
             rounds_hist=rounds_hist,
             elapsed_s=elapsed_s,
@@ -147,8 +148,8 @@ def play_chunk(rules: Rules, bots: Sequence[str], seed: int, start: int, count: 
     try:
         while done < count:
             n = min(SLICE, count - done)
-            k.play_many(table.params, table.roles, table.ranks, table.codes, skey,
-                        start + done, n, acc.acc, acc.turns, acc.rounds, acc.overflow)
+            matches.play_many(table.tab, table.codes, skey, start + done, n, acc.acc,
+                              acc.turns, acc.rounds, acc.overflow)
             acc.drain()
             done += n
             if progress is not None:
@@ -159,27 +160,30 @@ def play_chunk(rules: Rules, bots: Sequence[str], seed: int, start: int, count: 
 
 
 @dataclass(frozen=True)
-class Board:
-    """A board at the end of a match: ``cards[k]`` is slot k+1, ``up[k]`` face up."""
-
-    size: int
-    cards: tuple[Card, ...]
-    up: tuple[bool, ...]
-
-
-@dataclass(frozen=True)
 class TracedMatch:
-    """One match of the kernel: its record and how the kernel ended it."""
+    """One match of the kernel: its record, the state the kernel ended it in (the
+    engine's :class:`~trashcards.state.State`) and its statistics."""
 
     record: Record
-    winner: int
-    rounds: int
-    dealer: int
-    rounds_won: tuple[int, ...]
-    boards: tuple[Board, ...]
-    discard: tuple[Card, ...]
-    stock: tuple[Card, ...]
+    end: State
     stats: SimStats
+
+    @property
+    def winner(self) -> int:
+        assert self.end.match_winner is not None
+        return self.end.match_winner
+
+    @property
+    def rounds(self) -> int:
+        return self.end.round
+
+    @property
+    def dealer(self) -> int | None:
+        return self.end.dealer
+
+    @property
+    def rounds_won(self) -> tuple[int, ...]:
+        return self.end.rounds_won
 
 
 def play_traced(rules: Rules, bots: Sequence[str], seed: int, index: int) -> TracedMatch:
@@ -187,10 +191,7 @@ def play_traced(rules: Rules, bots: Sequence[str], seed: int, index: int) -> Tra
     with its record and end state."""
     table = Table.build(rules, bots)
     acc = Accumulators(table.players, 1)
-    match = _traced(table, seed, index, acc)
-    return TracedMatch(match.record, match.winner, match.rounds, match.dealer,
-                       match.rounds_won, match.boards, match.discard, match.stock,
-                       acc.stats())
+    return _traced(table, seed, index, acc)
 
 
 def match_record(rules: Rules, bots: Sequence[str], seed: int, index: int) -> Record:
@@ -199,65 +200,51 @@ def match_record(rules: Rules, bots: Sequence[str], seed: int, index: int) -> Re
 
 
 def _traced(table: Table, seed: int, index: int, acc: Accumulators) -> TracedMatch:
-    players, ncards = table.players, len(table.cards)
-    final = np.zeros(3 + 13 * players + 2 + 2 * ncards, dtype=np.int64)
+    players = table.players
     size = _INITIAL_LOG
     skey = np.uint64(seed_key(seed))
+    st = np.zeros(table.width, dtype=np.int32)
+    ky = np.zeros(layout.KEYS, dtype=np.uint64)
     while True:
         log = np.zeros(size, dtype=np.int32)
         lp = np.zeros(1, dtype=np.int64)
         trial = Accumulators(players, 1)
-        k.play_traced(table.params, table.roles, table.ranks, table.codes, skey, index,
-                      trial.acc[0], trial.turns[0], trial.rounds[0], trial.overflow[0],
-                      log, lp, final)
+        matches.play_traced(table.tab, table.codes, skey, index, trial.acc[0],
+                            trial.turns[0], trial.rounds[0], trial.overflow[0], log, lp,
+                            st, ky)
         if lp[0] <= size:
             break
         size = int(lp[0])
     stats = trial.stats()
     acc.add(trial)
-    return _decode(table, log[: int(lp[0])], final, stats)
+    names = bot_seat_names(table.bots)
+    record = Record(table.rules, names, tuple(decode_log(table, log[: int(lp[0])])))
+    return TracedMatch(record, to_state(table, st, ky, names), stats)
 
 
-def _decode(table: Table, log: npt.NDArray[np.int32], final: Ints,
-            stats: SimStats) -> TracedMatch:
+def decode_log(table: Table, log: npt.NDArray[np.int32]) -> list[Entry]:
+    """The record moves of a kernel trace."""
     cards = table.cards
     moves: list[Entry] = []
     i = 0
     values = log.tolist()
     while i < len(values):
         kind = values[i]
-        if kind == k.LOG_DEALER:
+        if kind == layout.LOG_DEALER:
             moves.append(Entry(None, Dealer(values[i + 1])))
             i += 2
-        elif kind in (k.LOG_DECK, k.LOG_RESHUFFLE):
+        elif kind in (layout.LOG_DECK, layout.LOG_RESHUFFLE):
             n = values[i + 1]
             shuffled = tuple(cards[c] for c in values[i + 2: i + 2 + n])
-            moves.append(Entry(None, Deck(shuffled) if kind == k.LOG_DECK
+            moves.append(Entry(None, Deck(shuffled) if kind == layout.LOG_DECK
                                else Reshuffle(shuffled)))
             i += 2 + n
         else:
             seat, verb, slot = values[i + 1: i + 4]
-            action: Action = wild(slot) if verb == k.V_WILD else _VERBS[verb]
+            action: Action = wild(slot) if verb == layout.V_WILD else _VERBS[verb]
             moves.append(Entry(seat, action))
             i += 4
-    names = bot_seat_names(table.bots)
-    record = Record(table.rules, names, tuple(moves))
-    p = table.players
-    out = final.tolist()
-    rounds_won = tuple(out[3: 3 + p])
-    sizes = out[3 + p: 3 + 2 * p]
-    downs = out[3 + 2 * p: 3 + 3 * p]
-    slots = out[3 + 3 * p: 3 + 13 * p]
-    boards = tuple(
-        Board(sizes[s], tuple(cards[c] for c in slots[10 * s: 10 * s + sizes[s]]),
-              tuple(not (downs[s] >> j) & 1 for j in range(sizes[s])))
-        for s in range(p))
-    n = 3 + 13 * p
-    discard = tuple(cards[c] for c in out[n + 1: n + 1 + out[n]])
-    n += 1 + out[n]
-    stock = tuple(cards[c] for c in out[n + 1: n + 1 + out[n]])
-    return TracedMatch(record, out[0], out[1], out[2], rounds_won, boards, discard, stock,
-                       stats)
+    return moves
 
 
 def warm_up(traced: bool = False) -> None:

@@ -1,9 +1,11 @@
 """What the kernel needs to know of a table, as plain numbers and numpy arrays.
 
 A card of the match is an integer id: its index in ``rules.match_cards(players)`` (the
-packs suit by suit, Ace to King, then the Jokers). The kernel sees only ids, the role of
-each id (its slot 1…10, :data:`~trashcards.rules.WILD` or ``TRASH``), its rank (1…13, 0
-for a Joker, for the counting bot) and the rule numbers in :class:`Table.params`.
+packs suit by suit, Ace to King, then the Jokers). The kernel sees only ids and the
+table array :attr:`Table.tab` (:mod:`trashcards.sim.kernel.layout`): the rule numbers,
+and per id the card's role (its slot 1…10, :data:`~trashcards.rules.WILD` or ``TRASH``),
+its rank (1…13, 0 for a Joker, for the counting bot), its class (the public encoding's,
+:func:`trashcards.public.card_class`) and its place in the cards' canonical order.
 """
 
 from __future__ import annotations
@@ -17,34 +19,16 @@ import numpy.typing as npt
 
 from ..bots import BOTS
 from ..cards import Card
+from ..public import card_class
 from ..rules import Rules
+from .kernel import layout
 
-__all__ = [
-    "BOT_CODES",
-    "P_CALL_TRASH",
-    "P_CARDS",
-    "P_DECKS",
-    "P_LAST_CHANCE",
-    "P_PLAYERS",
-    "P_START_SIZE",
-    "P_TARGET",
-    "Table",
-    "bot_codes",
-]
+__all__ = ["BOT_CODES", "Table", "bot_codes"]
 
-#: Indices into :attr:`Table.params`.
-P_PLAYERS: Final = 0
-P_CARDS: Final = 1
-P_DECKS: Final = 2
-P_START_SIZE: Final = 3
-P_TARGET: Final = 4
-P_CALL_TRASH: Final = 5
-P_LAST_CHANCE: Final = 6
-_PARAMS: Final = 7
-
-#: The kernel's number for each bot (see :mod:`trashcards.sim.kernel`).
-BOT_CODES: Final = {"random": 0, "greedy": 1, "counter": 2, "kid": 3, "sometimes": 4,
-                    "stockonly": 5}
+#: The kernel's number for each bot (see :mod:`trashcards.sim.kernel.bots`).
+BOT_CODES: Final = {"random": layout.B_RANDOM, "greedy": layout.B_GREEDY,
+                    "counter": layout.B_COUNTER, "kid": layout.B_KID,
+                    "sometimes": layout.B_SOMETIMES, "stockonly": layout.B_STOCKONLY}
 
 
 def bot_codes(bots: Sequence[str]) -> npt.NDArray[np.int64]:
@@ -66,30 +50,46 @@ class Table:
 
     rules: Rules
     bots: tuple[str, ...]
-    params: npt.NDArray[np.int64]
+    tab: npt.NDArray[np.int64]
     roles: npt.NDArray[np.int8]
-    ranks: npt.NDArray[np.int8]
     codes: npt.NDArray[np.int64]
     cards: tuple[Card, ...]
 
     @classmethod
     def build(cls, rules: Rules, bots: Sequence[str]) -> Table:
-        players = len(bots)
+        table = cls.of(rules, len(bots))
+        return cls(rules, tuple(bots), table.tab, table.roles, bot_codes(bots), table.cards)
+
+    @classmethod
+    def of(cls, rules: Rules, players: int) -> Table:
+        """The table of ``players`` seats under ``rules``, with no bots."""
         rules.check_players(players)
         cards = rules.match_cards(players)
         role_of = rules.roles()
-        params = np.zeros(_PARAMS, dtype=np.int64)
-        params[P_PLAYERS] = players
-        params[P_CARDS] = len(cards)
-        params[P_DECKS] = rules.deck_count(players)
-        params[P_START_SIZE] = rules.start_size
-        params[P_TARGET] = rules.target_rounds
-        params[P_CALL_TRASH] = int(rules.call_trash)
-        params[P_LAST_CHANCE] = int(rules.last_chance)
+        n = len(cards)
+        tab = np.zeros(layout.TAB_SIZE, dtype=np.int64)
+        tab[layout.T_PLAYERS] = players
+        tab[layout.T_CARDS] = n
+        tab[layout.T_DECKS] = rules.deck_count(players)
+        tab[layout.T_START_SIZE] = rules.start_size
+        tab[layout.T_TARGET] = rules.target_rounds
+        tab[layout.T_CALL_TRASH] = int(rules.call_trash)
+        tab[layout.T_LAST_CHANCE] = int(rules.last_chance)
         roles = np.array([role_of[card] for card in cards], dtype=np.int8)
-        ranks = np.array([card.rank for card in cards], dtype=np.int8)
-        return cls(rules, tuple(bots), params, roles, ranks, bot_codes(bots), cards)
+        classes = [card_class(role_of[card]) for card in cards]
+        tab[layout.T_ROLES: layout.T_ROLES + n] = roles
+        tab[layout.T_RANKS: layout.T_RANKS + n] = [card.rank for card in cards]
+        tab[layout.T_CLASS: layout.T_CLASS + n] = classes
+        tab[layout.T_ORDER: layout.T_ORDER + n] = sorted(range(n), key=lambda i: (cards[i], i))
+        for c in classes:
+            tab[layout.T_CLASS_TOTAL + c] += 1
+        return cls(rules, (), tab, roles, np.zeros(0, dtype=np.int64), cards)
 
     @property
     def players(self) -> int:
-        return len(self.bots)
+        return int(self.tab[layout.T_PLAYERS])
+
+    @property
+    def width(self) -> int:
+        """Entries of one state of this table."""
+        return layout.state_width(len(self.cards))

@@ -1,0 +1,291 @@
+"""N tables stepped at once, for a vectorized environment: one agent seat per table, the
+other seats played by the kernel's bots, the agent's legal-action mask and the public
+encoding (:mod:`trashcards.public`) written after every step.
+
+Table ``i`` holds its state in row ``i`` of ``st``/``ky``. :func:`reset` deals a new match
+(match 0 of the table's seed key) and plays it to the agent's first decision;
+:func:`step` takes each table's action (an index in the fixed action list) and plays on
+to the agent's next decision or the match's end. Both report, per table, the rounds
+won by the agent and by the others during the call, whether the match is over, and its
+winner.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ...public import (
+    BOARD_SIZE,
+    CALLED,
+    CLASSES,
+    DEALER,
+    DISCARD_COUNTS,
+    FINAL_FROM,
+    IN_HAND,
+    MATCH_WINNER,
+    MUST_PLAY,
+    PHASE,
+    PLAYERS,
+    ROUND,
+    ROUND_WINNERS,
+    ROUNDS_WON,
+    SLOT_DOWN,
+    SLOT_NATURAL,
+    SLOT_WILD,
+    SLOTS,
+    STOCK_COUNT,
+    STOCK_KNOWN,
+    STOCK_KNOWN_COUNTS,
+    TO_ACT,
+    TOP_DISCARD,
+    UNCLAIMED,
+    UNSEEN_COUNTS,
+    VIEWER,
+)
+from .game import new_match, run
+from .jit import kjit
+from .layout import (
+    ACC_SIZE,
+    ACTION_CODES,
+    ACTION_COUNT,
+    H_MATCH,
+    O_BCARD,
+    O_DECK,
+    O_DOWN,
+    O_SIZE,
+    O_WILD,
+    O_WON,
+    OVERFLOW_SIZE,
+    PH_DEAL,
+    PH_DEALER,
+    PH_DRAW,
+    PH_MATCH_OVER,
+    PH_ROUND_OVER,
+    PH_SWAP,
+    PH_WILD,
+    ROUNDS_HIST,
+    S_CALLED,
+    S_DEALER,
+    S_DL,
+    S_FINAL_FROM,
+    S_HAND,
+    S_MATCH_WINNER,
+    S_MUST_PLAY,
+    S_PHASE,
+    S_ROUND,
+    S_SE,
+    S_SP,
+    S_STOCK_PUBLIC,
+    S_TURN,
+    S_UNCLAIMED,
+    S_WINNERS,
+    T_CALL_TRASH,
+    T_CARDS,
+    T_CLASS,
+    T_CLASS_TOTAL,
+    T_PLAYERS,
+    T_ROLES,
+    TURNS_HIST,
+)
+
+__all__ = ["encode", "legal_mask", "reset", "step"]
+
+Array = npt.NDArray[Any]
+
+_CODES = np.array(ACTION_CODES, dtype=np.int64)
+#: The public phase code of each kernel phase (PH_DRAW, PH_RESHUFFLE, PH_WILD, PH_SWAP,
+#: PH_PENALTY, PH_DEAL, PH_DEALER, PH_ROUND_OVER, PH_MATCH_OVER).
+_PUBLIC_PHASE = np.array([0, 3, 1, 2, 3, 3, 3, 4, 5], dtype=np.int64)
+assert (PH_DRAW, PH_WILD, PH_SWAP, PH_ROUND_OVER, PH_MATCH_OVER) == (0, 2, 3, 7, 8)
+_WILD_ROLE = 0
+
+
+@kjit(inline="always")
+def legal_mask(tab: Array, st: Array, out: Array) -> None:
+    """``out[a]`` = 1 for each action of the fixed list the seat to act may take (all 0
+    when no one is to act)."""
+    for a in range(ACTION_COUNT):
+        out[a] = 0
+    phase = st[S_PHASE]
+    if phase != PH_DRAW and not PH_WILD <= phase <= PH_SWAP:
+        return
+    seat = st[S_TURN]
+    d = st[O_DOWN + seat]
+    if phase == PH_DRAW:
+        out[0] = 1
+        dl = st[S_DL]
+        if dl > 0:
+            r = tab[T_ROLES + st[O_DECK + tab[T_CARDS] + dl - 1]]
+            if r > 0:
+                w = st[O_WILD + seat]
+                out[1] = r <= st[O_SIZE + seat] and ((d | w) >> (r - 1)) & 1 != 0
+            else:
+                out[1] = r == _WILD_ROLE and d != 0
+    elif phase == PH_WILD:
+        for k in range(10):
+            out[2 + k] = (d >> k) & 1
+        out[13] = st[S_MUST_PLAY] == 0
+    else:
+        out[12] = 1
+        out[13] = st[S_MUST_PLAY] == 0
+    out[14] = tab[T_CALL_TRASH] != 0 and st[S_CALLED] == 0
+
+
+@kjit(inline="always")
+def encode(tab: Array, st: Array, viewer: int, out: Array) -> None:
+    """The public encoding of ``st`` for ``viewer`` (:func:`trashcards.public.encode`)."""
+    players = tab[T_PLAYERS]
+    ncards = tab[T_CARDS]
+    dsc = O_DECK + ncards
+    phase = st[S_PHASE]
+    decision = phase == PH_DRAW or PH_WILD <= phase <= PH_SWAP
+    dealt = phase != PH_DEAL and phase != PH_DEALER
+    out[PLAYERS] = players
+    out[PHASE] = _PUBLIC_PHASE[phase]
+    out[TO_ACT] = st[S_TURN] if decision else -1
+    hand = st[S_HAND]
+    out[IN_HAND] = tab[T_CLASS + hand] if PH_WILD <= phase <= PH_SWAP else -1
+    dl = st[S_DL] if dealt else 0
+    out[TOP_DISCARD] = tab[T_CLASS + st[dsc + dl - 1]] if dl > 0 else -1
+    sp = st[S_SP]
+    se = st[S_SE]
+    out[STOCK_COUNT] = se - sp if dealt else 0
+    public = st[S_STOCK_PUBLIC] != 0
+    out[STOCK_KNOWN] = public
+    out[CALLED] = st[S_CALLED]
+    out[MUST_PLAY] = st[S_MUST_PLAY]
+    out[UNCLAIMED] = st[S_UNCLAIMED]
+    out[FINAL_FROM] = st[S_FINAL_FROM]
+    out[ROUND_WINNERS] = st[S_WINNERS]
+    out[MATCH_WINNER] = st[S_MATCH_WINNER]
+    out[DEALER] = st[S_DEALER]
+    out[ROUND] = st[S_ROUND]
+    for c in range(CLASSES):
+        out[DISCARD_COUNTS + c] = 0
+        out[UNSEEN_COUNTS + c] = tab[T_CLASS_TOTAL + c]
+        out[STOCK_KNOWN_COUNTS + c] = 0
+    for s in range(4):
+        if s >= players:
+            out[ROUNDS_WON + s] = 0
+            out[BOARD_SIZE + s] = 0
+            for k in range(10):
+                out[SLOTS + 10 * s + k] = 0
+            continue
+        size = st[O_SIZE + s]
+        out[ROUNDS_WON + s] = st[O_WON + s]
+        out[BOARD_SIZE + s] = size
+        d = st[O_DOWN + s]
+        w = st[O_WILD + s]
+        for k in range(10):
+            code = 0
+            if dealt and k < size:
+                if (d >> k) & 1:
+                    code = SLOT_DOWN
+                else:
+                    code = SLOT_WILD if (w >> k) & 1 else SLOT_NATURAL
+                    out[UNSEEN_COUNTS + tab[T_CLASS + st[O_BCARD + 10 * s + k]]] -= 1
+            out[SLOTS + 10 * s + k] = code
+    for i in range(dl):
+        c = tab[T_CLASS + st[dsc + i]]
+        out[DISCARD_COUNTS + c] += 1
+        out[UNSEEN_COUNTS + c] -= 1
+    if out[IN_HAND] >= 0:
+        out[UNSEEN_COUNTS + out[IN_HAND]] -= 1
+    if public:
+        for i in range(sp, se):
+            out[STOCK_KNOWN_COUNTS + tab[T_CLASS + st[O_DECK + i]]] += 1
+    out[VIEWER] = viewer
+
+
+@kjit()
+def _report(tab: Array, st: Array, agent: int, before: Array, i: int, mask: Array,
+            obs: Array, agent_rounds: Array, other_rounds: Array, done: Array,
+            winner: Array) -> None:
+    mine = 0
+    others = 0
+    for s in range(tab[T_PLAYERS]):
+        gained = st[O_WON + s] - before[s]
+        if s == agent:
+            mine += gained
+        else:
+            others += gained
+    agent_rounds[i] = mine
+    other_rounds[i] = others
+    done[i] = st[S_PHASE] == PH_MATCH_OVER
+    winner[i] = st[S_MATCH_WINNER]
+    legal_mask(tab, st, mask[i])
+    encode(tab, st, agent, obs[i])
+
+
+@kjit()
+def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array, Array]:
+    acc = np.zeros(ACC_SIZE, dtype=np.int64)
+    thist = np.zeros(TURNS_HIST, dtype=np.int64)
+    rhist = np.zeros(ROUNDS_HIST, dtype=np.int64)
+    ovf = np.zeros((OVERFLOW_SIZE, 2), dtype=np.int64)
+    tmp = np.zeros(16, dtype=np.int64)
+    log = np.zeros(1, dtype=np.int32)
+    lp = np.zeros(1, dtype=np.int64)
+    before = np.zeros(4, dtype=np.int64)
+    return acc, thist, rhist, ovf, tmp, log, lp, before
+
+
+@kjit()
+def reset(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: Array,
+          skeys: Array, mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array,
+          done: Array, winner: Array) -> None:
+    """Tables ``tables[j]`` start match 0 of seed key ``skeys[j]`` and play to the agent's
+    first decision (or, very rarely, the match's end)."""
+    acc, thist, rhist, ovf, tmp, log, lp, before = _scratch()
+    for j in range(tables.shape[0]):
+        i = tables[j]
+        new_match(tab, st[i], ky[i], skeys[j], 0)
+        for s in range(4):
+            before[s] = 0
+        run(tab, st[i], ky[i], bots, agent[i], np.int64(-1), np.int64(H_MATCH), acc, thist,
+            rhist, ovf, tmp, np.bool_(False), log, lp)
+        _report(tab, st[i], agent[i], before, i, mask, obs, agent_rounds, other_rounds,
+                done, winner)
+
+
+@kjit()
+def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: Array,
+         mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array, done: Array,
+         winner: Array, illegal: Array) -> int:
+    """Each table whose match is not over takes its agent's action ``actions[i]`` (an
+    index in the fixed action list) and plays to the agent's next decision or the end.
+
+    Every action is checked first: if any is illegal, nothing is played, ``illegal[i]``
+    marks the tables at fault and their number is returned; else 0. Tables whose match
+    is over are left as they are and report no rounds."""
+    legal = np.zeros(ACTION_COUNT, dtype=np.uint8)
+    bad = 0
+    for i in range(st.shape[0]):
+        illegal[i] = 0
+        if st[i, S_PHASE] == PH_MATCH_OVER:
+            continue
+        a = actions[i]
+        legal_mask(tab, st[i], legal)
+        if a < 0 or a >= ACTION_COUNT or legal[a] == 0:
+            illegal[i] = 1
+            bad += 1
+    if bad:
+        return bad
+    acc, thist, rhist, ovf, tmp, log, lp, before = _scratch()
+    for i in range(st.shape[0]):
+        row = st[i]
+        if row[S_PHASE] == PH_MATCH_OVER:
+            agent_rounds[i] = 0
+            other_rounds[i] = 0
+            done[i] = 1
+            continue
+        for s in range(tab[T_PLAYERS]):
+            before[s] = row[O_WON + s]
+        run(tab, row, ky[i], bots, agent[i], _CODES[actions[i]], np.int64(H_MATCH), acc,
+            thist, rhist, ovf, tmp, np.bool_(False), log, lp)
+        _report(tab, row, agent[i], before, i, mask, obs, agent_rounds, other_rounds, done,
+                winner)
+    return 0

@@ -1,0 +1,122 @@
+"""N tables of Trash stepped at once on the numba kernel: the stepping API a vectorized
+environment (Gymnasium's ``VectorEnv``) is built on.
+
+Each table has one agent seat; the other seats are played by kernel bots. Actions are
+indices in the fixed action list (:data:`trashcards.public.ACTIONS`: 0 stock,
+1 discard, 2…11 wild 1…10, 12 swap, 13 trash, 14 call). After every :meth:`~VectorTables.
+reset` and :meth:`~VectorTables.step`, the arrays hold, per table:
+
+* ``mask`` (N, 15) uint8: the agent's legal actions (all 0 once the match is over);
+* ``obs`` (N, 100) int32: the public encoding of the agent's view
+  (:func:`trashcards.public.encode` of :func:`trashcards.views.view` gives the same);
+* ``agent_rounds`` / ``other_rounds`` (N,) int32: rounds won in that call by the agent /
+  by the other seats (the inputs of a reward);
+* ``done`` (N,) uint8: the match is over; ``winner`` (N,) int32: its winner, or -1.
+
+A table's match with seed ``s`` is match 0 of that seed: with the agent's actions chosen
+by a kernel bot, it is exactly the match :func:`trashcards.sim.fast.play_traced` plays.
+A finished table stays finished (its actions are ignored) until it is reset. A whole
+step is one compiled call that releases the GIL.
+
+>>> from trashcards import Rules
+>>> from trashcards.sim.vector import VectorTables
+>>> tables = VectorTables(Rules.preset_named("standard"), ["greedy", "greedy"], 4)
+>>> tables.reset(range(4), seeds=[1, 2, 3, 4])
+>>> tables.mask[:, 0].tolist()  # drawing from the stock is always legal
+[1, 1, 1, 1]
+>>> tables.step(tables.mask.argmax(axis=1))  # the first legal action of each table
+>>> tables.obs.shape
+(4, 100)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..bots import bot_seat_names
+from ..public import ACTIONS, SIZE
+from ..rules import Rules
+from ..state import State
+from ..views import View, view
+from .arrays import to_state
+from .kernel import layout
+from .kernel import vector as kernel
+from .rng import seed_key
+from .tables import Table
+
+__all__ = ["VectorTables"]
+
+
+class VectorTables:
+    """``num_tables`` tables of ``len(bots)`` seats under ``rules``; ``bots[seat]`` plays
+    every seat but the table's agent seat (``agent_seats``: one seat for all tables, or
+    one per table; seat 0 by default)."""
+
+    def __init__(self, rules: Rules, bots: Sequence[str], num_tables: int,
+                 agent_seats: int | Sequence[int] = 0) -> None:
+        if num_tables < 1:
+            raise ValueError(f"num_tables must be at least 1, got {num_tables}")
+        self.table = Table.build(rules, bots)
+        players = self.table.players
+        self.num_tables = num_tables
+        self.agent: npt.NDArray[np.int64] = np.zeros(num_tables, dtype=np.int64)
+        self.agent[:] = agent_seats
+        if ((self.agent < 0) | (self.agent >= players)).any():
+            raise ValueError(f"agent seats must be 0 to {players - 1}")
+        self.st = np.zeros((num_tables, self.table.width), dtype=np.int32)
+        self.ky = np.zeros((num_tables, layout.KEYS), dtype=np.uint64)
+        self.mask = np.zeros((num_tables, len(ACTIONS)), dtype=np.uint8)
+        self.obs = np.zeros((num_tables, SIZE), dtype=np.int32)
+        self.agent_rounds = np.zeros(num_tables, dtype=np.int32)
+        self.other_rounds = np.zeros(num_tables, dtype=np.int32)
+        self.done = np.ones(num_tables, dtype=np.uint8)
+        self.winner = np.full(num_tables, -1, dtype=np.int32)
+        self._illegal = np.zeros(num_tables, dtype=np.uint8)
+        self.st[:, layout.S_PHASE] = layout.PH_MATCH_OVER  # until reset
+
+    def reset(self, tables: Iterable[int], seeds: Iterable[int],
+              agent_seats: Iterable[int] | None = None) -> None:
+        """Tables ``tables`` start a new match each, with its seed (and agent seat), and
+        play to the agent's first decision."""
+        which = np.array(list(tables), dtype=np.int64)
+        keys = np.array([seed_key(s) for s in seeds], dtype=np.uint64)
+        if which.shape != keys.shape:
+            raise ValueError(f"{len(which)} tables need as many seeds, got {len(keys)}")
+        if ((which < 0) | (which >= self.num_tables)).any():
+            raise ValueError(f"tables are 0 to {self.num_tables - 1}")
+        if agent_seats is not None:
+            seats = np.array(list(agent_seats), dtype=np.int64)
+            if seats.shape != which.shape or (
+                    (seats < 0) | (seats >= self.table.players)).any():
+                raise ValueError("one agent seat per table reset, each a seat of the table")
+            self.agent[which] = seats
+        kernel.reset(self.table.tab, self.st, self.ky, self.table.codes, self.agent, which,
+                     keys, self.mask, self.obs, self.agent_rounds, self.other_rounds,
+                     self.done, self.winner)
+
+    def step(self, actions: npt.ArrayLike) -> None:
+        """Each table whose match is not over takes its agent's action and plays to the
+        agent's next decision or the match's end. Refuses (nothing played) if any
+        action is not legal for its table."""
+        acts = np.ascontiguousarray(actions, dtype=np.int64)
+        if acts.shape != (self.num_tables,):
+            raise ValueError(f"one action per table: shape ({self.num_tables},), "
+                             f"got {acts.shape}")
+        if kernel.step(self.table.tab, self.st, self.ky, self.table.codes, self.agent, acts,
+                       self.mask, self.obs, self.agent_rounds, self.other_rounds, self.done,
+                       self.winner, self._illegal):
+            bad = np.flatnonzero(self._illegal).tolist()
+            shown = ", ".join(f"table {i}: {int(acts[i])}" for i in bad[:8])
+            raise ValueError(f"illegal actions ({shown}{' …' if len(bad) > 8 else ''}); "
+                             "nothing was played")
+
+    def state(self, i: int) -> State:
+        """The full state of table ``i`` (hidden cards included: not for the agent)."""
+        return to_state(self.table, self.st[i], self.ky[i], bot_seat_names(self.table.bots))
+
+    def view(self, i: int) -> View:
+        """Table ``i`` as its agent sees it."""
+        return view(self.state(i), int(self.agent[i]))
