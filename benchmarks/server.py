@@ -179,7 +179,9 @@ class BenchTable:
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "trashcards", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db), "--bot-delay", "0", "--round-pause", "0"],
+         "--db", str(db), "--bot-delay", "0", "--round-pause", "0",
+         # every client here is one address: lift the per-address limits
+         "--create-rate", "1000000", "--join-rate", "1000000000", "--max-connections", "100000"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.stdout is not None

@@ -1,4 +1,15 @@
+import os
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--fuzz-scale", type=float, default=float(os.environ.get("TRASHCARDS_FUZZ_SCALE", 1)),
+        help="Multiply the number of fuzzed inputs (tests/fuzz): 1 in CI (10,000 records, "
+             "bodies and frames), 10 for the long run (100,000 each). Also "
+             "TRASHCARDS_FUZZ_SCALE.")

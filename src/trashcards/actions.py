@@ -13,7 +13,9 @@ from enum import StrEnum
 from typing import Final, NamedTuple
 
 from .cards import Card, format_cards, parse_cards
-from .errors import NotationError
+from .digits import small_number
+from .errors import NotationError, brief
+from .rules import MAX_PLAYERS
 
 __all__ = [
     "CALL",
@@ -111,7 +113,7 @@ class Reshuffle:
 ChanceMove = Dealer | Deck | Reshuffle
 Move = Action | ChanceMove
 
-_PREFIX: Final = re.compile(r"^\s*(\d+)\s*:\s*(.*)$", re.DOTALL)
+_PREFIX: Final = re.compile(r"^\s*([0-9]+)\s*:\s*(.*)$", re.DOTALL)
 _SIMPLE: Final = {v.value: Action(v) for v in Verb if v is not Verb.WILD}
 
 
@@ -122,12 +124,14 @@ def parse_action(text: str) -> Action:
         raise NotationError("empty action")
     verb = words[0].lower()
     if verb == "wild":
-        if len(words) != 2 or not words[1].isdigit():
-            raise NotationError(f"not an action: {text!r} (wild needs one slot, e.g. 'wild 7')")
-        return wild(int(words[1]))
+        slot = small_number(words[1], 1, 10) if len(words) == 2 else None
+        if slot is None:
+            raise NotationError(f"not an action: {brief(text)} "
+                                "(wild needs one slot from 1 to 10, e.g. 'wild 7')")
+        return wild(slot)
     action = _SIMPLE.get(verb)
     if action is None or len(words) != 1:
-        raise NotationError(f"not an action: {text!r} "
+        raise NotationError(f"not an action: {brief(text)} "
                             "(the actions are stock, discard, wild K, swap, trash, call)")
     return action
 
@@ -137,7 +141,11 @@ def parse_move(text: str) -> tuple[int | None, Move]:
     seat: int | None = None
     match = _PREFIX.match(text)
     if match:
-        seat, text = int(match.group(1)), match.group(2)
+        seat = small_number(match.group(1), 0, MAX_PLAYERS - 1)
+        if seat is None:
+            raise NotationError(f"not a seat prefix: {brief(match.group(1))} "
+                                f"(seats are 0 to {MAX_PLAYERS - 1})")
+        text = match.group(2)
     words = text.split(maxsplit=1)
     verb = words[0].lower() if words else ""
     rest = words[1] if len(words) > 1 else ""
@@ -145,9 +153,11 @@ def parse_move(text: str) -> tuple[int | None, Move]:
         if seat is not None:
             raise NotationError(f"a {verb} move takes no seat prefix")
         if verb == "dealer":
-            if not rest.strip().isdigit():
-                raise NotationError(f"not a move: {text!r} (dealer needs a seat number)")
-            return None, Dealer(int(rest))
+            dealer = small_number(rest.strip(), 0, MAX_PLAYERS - 1)
+            if dealer is None:
+                raise NotationError(f"not a move: {brief(text)} "
+                                    f"(dealer needs a seat number from 0 to {MAX_PLAYERS - 1})")
+            return None, Dealer(dealer)
         cards = parse_cards(rest)
         return None, Deck(cards) if verb == "deck" else Reshuffle(cards)
     return seat, parse_action(text)

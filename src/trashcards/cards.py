@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from .errors import NotationError
+from .digits import small_number
+from .errors import NotationError, brief
 
 __all__ = [
+    "MAX_JOKER",
     "RANKS",
     "SUITS",
     "Card",
@@ -29,6 +31,8 @@ SUITS: Final = ("s", "h", "d", "c")
 _SUIT_SYMBOLS: Final = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 _SUIT_INPUT: Final = {"s": "s", "h": "h", "d": "d", "c": "c", "♠": "s", "♥": "h", "♦": "d",
                       "♣": "c", "♤": "s", "♡": "h", "♢": "d", "♧": "c"}
+#: The highest Joker number: at most 8 packs of at most 4 Jokers (RULES.md §11).
+MAX_JOKER: Final = 32
 _RANK_INPUT: Final = {r.lower(): r for r in RANKS} | {"10": "T", "1": "A"}
 
 
@@ -95,8 +99,8 @@ def _sort_key(card: Card) -> tuple[int, int, int]:
 
 def joker(number: int) -> Card:
     """Joker ``X<number>`` (numbers start at 1)."""
-    if number < 1:
-        raise NotationError(f"Joker numbers start at 1, got {number}")
+    if not 1 <= number <= MAX_JOKER:
+        raise NotationError(f"Joker numbers are 1 to {MAX_JOKER}, got {brief(number)}")
     return Card._make(f"X{number}", 0, "", number)
 
 
@@ -112,13 +116,15 @@ def parse_card(text: str) -> Card:
     if card is not None:
         return card
     if len(raw) >= 2:
-        if raw[0] in "xX" and raw[1:].isdigit():
-            return joker(int(raw[1:]))
+        if raw[0] in "xX":
+            number = small_number(raw[1:], 1, MAX_JOKER)
+            if number is not None:
+                return joker(number)
         rank = _RANK_INPUT.get(raw[:-1].lower())
         suit = _SUIT_INPUT.get(raw[-1].lower())
         if rank is not None and suit is not None:
             return Card._interned[rank + suit]
-    raise NotationError(f"not a card: {text!r} (write e.g. Ts, 10s, Ah, 7♥, X1)")
+    raise NotationError(f"not a card: {brief(text)} (write e.g. Ts, 10s, Ah, 7♥, X1)")
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

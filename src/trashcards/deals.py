@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .cards import Card
 from .state import Board, Due, Phase, State, public_seats
@@ -64,11 +64,17 @@ def deal_state(view: View, face_down: Sequence[Card], stock: Sequence[Card]) -> 
 
     Together the two must be exactly the unseen cards, and the stock exactly the known
     stock when there is one; raises :class:`ValueError` otherwise, or when the view is a
-    chance phase (a view does not say which chance move is due).
+    reshuffle that is due (such a view does not say whose turn it is). Before the first
+    deal nothing is hidden: both are empty and the cut or the deal is due.
     """
-    if view.phase is Phase.CHANCE:
-        raise ValueError("a chance phase cannot be dealt from a view: apply the chance "
-                         "move first")
+    dealt = any(player.slots for player in view.players)
+    if view.phase is Phase.CHANCE and dealt:
+        raise ValueError("a view while a reshuffle is due does not show whose turn it is: "
+                         "take the position before or after the reshuffle")
+    if not dealt:
+        if face_down or stock:
+            raise ValueError("before the first deal nothing is hidden")
+        return _state(view, (Board(player.board_size) for player in view.players), ())
     places = hidden_slots(view)
     if len(face_down) != len(places) or len(stock) != view.stock_count:
         raise ValueError(f"the view has {len(places)} face-down slots and a stock of "
@@ -78,19 +84,25 @@ def deal_state(view: View, face_down: Sequence[Card], stock: Sequence[Card]) -> 
                          "cards")
     if view.stock_known is not None and sorted(stock) != list(view.stock_known):
         raise ValueError("after a reshuffle the stock must be exactly the known stock")
-    dealt = iter(face_down)
-    boards = tuple(
-        Board(player.board_size,
-              tuple(next(dealt) if card is None else card for card in player.slots),
-              tuple(card is not None for card in player.slots))
-        for player in view.players)
+    hidden = iter(face_down)
+    boards = (Board(player.board_size,
+                    tuple(next(hidden) if card is None else card for card in player.slots),
+                    tuple(card is not None for card in player.slots))
+              for player in view.players)
+    return _state(view, boards, tuple(stock))
+
+
+def _state(view: View, boards: Iterable[Board], stock: tuple[Card, ...]) -> State:
+    boards = tuple(boards)
     names = tuple(player.name for player in view.players)
     rounds_won = tuple(player.rounds_won for player in view.players)
+    due: Due | None = None  # the engine keeps none in decision and round-over phases
+    if view.phase is Phase.CHANCE:
+        due = Due.DEALER if view.dealer is None else Due.DECK
     return State(
-        rules=view.rules, names=names, phase=view.phase,
-        due=Due.DECK if view.phase is Phase.ROUND_OVER else None,
+        rules=view.rules, names=names, phase=view.phase, due=due,
         round=view.round, dealer=view.dealer, turn=view.to_act, in_hand=view.in_hand,
-        stock=tuple(stock), discard=view.discard, boards=boards, rounds_won=rounds_won,
+        stock=stock, discard=view.discard, boards=boards, rounds_won=rounds_won,
         called=view.called, must_play=view.must_play, unclaimed=view.unclaimed,
         final_from=view.final_from, round_winners=view.round_winners,
         match_winner=view.match_winner, seats=public_seats(names, rounds_won, boards),

@@ -6,14 +6,21 @@ callers can catch the whole family or one cause at a time.
 
 from __future__ import annotations
 
+from typing import Final, Literal
+
 __all__ = [
     "IllegalActionError",
+    "JSONTextError",
     "NotationError",
     "RecordError",
     "RecordFormatError",
     "RulesError",
     "TrashError",
+    "brief",
 ]
+
+#: Longest piece of a rejected text that an error message quotes.
+_QUOTE: Final = 40
 
 
 class TrashError(ValueError):
@@ -55,7 +62,8 @@ class RecordError(TrashError):
 
     def __init__(self, message: str, index: int | None = None, move: str | None = None) -> None:
         if index is not None:
-            message = f'move {index} "{move}": {message}'
+            shown = move if move is None or len(move) <= 2 * _QUOTE else move[:2 * _QUOTE] + "…"
+            message = f'move {index} "{shown}": {message}'
         super().__init__(message)
         self.index = index
         self.move = move
@@ -66,3 +74,47 @@ class RecordFormatError(RecordError):
     unreadable card or move word (exit status 2)."""
 
     exit_status = 2
+
+
+class JSONTextError(TrashError):
+    """Text that is not JSON, or JSON beyond the reader's bounds (RECORDS.md, "Limits").
+
+    ``kind`` says which: ``"syntax"`` (not JSON), ``"size"`` (too long), ``"depth"``
+    (nested too deep) or ``"number"`` (an integer with too many digits, ``NaN``,
+    ``Infinity``).
+    """
+
+    def __init__(self, kind: Literal["syntax", "size", "depth", "number"], message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def brief(value: object) -> str:
+    """A short description of a rejected value for an error message.
+
+    Short strings and numbers are shown as their ``repr`` (a long string is cut, a huge
+    number described by its length), a short list of them item by item; any other
+    container is named by its type and size, never looked into, so any value, however
+    large or deeply nested, makes a short message.
+    """
+    if value is None or isinstance(value, bool | float):
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() <= 64:
+            return repr(value)
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, str):
+        if len(value) <= _QUOTE:
+            return repr(value)
+        return repr(value[:_QUOTE]) + f"… ({len(value)} characters)"
+    if isinstance(value, list | tuple):
+        if len(value) <= 4 and all(_scalar(item) for item in value):
+            return "[" + ", ".join(brief(item) for item in value) + "]"
+        return f"a list of {len(value)} item{'' if len(value) == 1 else 's'}"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} field{'' if len(value) == 1 else 's'}"
+    return f"a {type(value).__name__}"
+
+
+def _scalar(value: object) -> bool:
+    return value is None or isinstance(value, bool | int | float | str)

@@ -14,16 +14,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
+from . import boundedjson
 from .actions import Action, Move, parse_move
 from .engine import apply
-from .errors import IllegalActionError, RecordError, RecordFormatError, TrashError
+from .errors import (
+    IllegalActionError,
+    JSONTextError,
+    RecordError,
+    RecordFormatError,
+    TrashError,
+    brief,
+)
 from .events import Event
 from .rules import Rules
 from .state import State, new_match
 
-__all__ = ["FORMAT", "Entry", "Record", "load", "loads"]
+__all__ = ["FORMAT", "MAX_DEPTH", "MAX_SIZE", "Entry", "Record", "load", "loads"]
 
 FORMAT: Final = "trash/1"
+#: The longest record read, in characters (bytes for a file): far more than any match.
+MAX_SIZE: Final = 4 * 1024 * 1024
+#: The deepest nesting of arrays and objects in a record (a record needs 2).
+MAX_DEPTH: Final = 16
 
 
 class Entry(NamedTuple):
@@ -94,30 +106,35 @@ def _apply_entry(state: State, index: int, entry: Entry) -> tuple[State, tuple[E
         raise RecordError(exc.reason, index, str(entry)) from None
 
 
-def loads(text: str) -> Record:
-    """Read a record from JSON text."""
+def loads(text: str | bytes) -> Record:
+    """Read a record from JSON text (bytes: UTF-8). Raises :class:`RecordFormatError` for
+    anything that is not a readable record, including text over :data:`MAX_SIZE` or
+    nested deeper than :data:`MAX_DEPTH`."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordFormatError(f"not JSON: {exc}") from None
+        data = boundedjson.parse(text, max_size=MAX_SIZE, max_depth=MAX_DEPTH)
+    except JSONTextError as exc:
+        raise RecordFormatError(f"not a record: {exc}") from None
     return from_json(data)
 
 
 def load(path: str | Path) -> Record:
-    """Read a record from a file."""
+    """Read a record from a file (at most :data:`MAX_SIZE` bytes are read)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordFormatError(f"cannot read {path}: {exc}") from None
-    return loads(text)
+        with Path(path).open("rb") as file:
+            data = file.read(MAX_SIZE + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise RecordFormatError(f"cannot read {path}: "
+                                f"{getattr(exc, 'strerror', None) or exc}") from None
+    return loads(data)
 
 
 def from_json(data: Any) -> Record:
-    """A record from its parsed JSON object."""
+    """A record from its parsed JSON object. Rejected values are described, never
+    printed whole or looked into."""
     if not isinstance(data, Mapping):
         raise RecordFormatError("a record is a JSON object")
     if data.get("format") != FORMAT:
-        raise RecordFormatError(f'format: must be "{FORMAT}", got {data.get("format")!r}')
+        raise RecordFormatError(f'format: must be "{FORMAT}", got {brief(data.get("format"))}')
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordFormatError("players: must be a list of 2 to 4 names")
@@ -132,7 +149,7 @@ def from_json(data: Any) -> Record:
     entries = []
     for index, text in enumerate(moves):
         if not isinstance(text, str):
-            raise RecordFormatError("not a string", index, repr(text))
+            raise RecordFormatError("not a string", index, brief(text))
         try:
             seat, move = parse_move(text)
         except TrashError as exc:

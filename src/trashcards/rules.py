@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from .cards import Card, joker, standard_pack
-from .errors import RulesError
+from .cards import MAX_JOKER, Card, joker, standard_pack
+from .digits import small_number
+from .errors import RulesError, brief
 
 __all__ = [
     "FACE_RANKS",
@@ -38,7 +39,7 @@ WILD: Final = 0
 TRASH: Final = -1
 
 _MAX_DECKS: Final = 8
-_MAX_JOKERS_PER_DECK: Final = 4
+_MAX_JOKERS_PER_DECK: Final = MAX_JOKER // _MAX_DECKS  # 4
 _FACE_NUMBER: Final = {"J": 11, "Q": 12, "K": 13}
 
 
@@ -88,7 +89,9 @@ class Rules:
         changes: dict[str, Any] = {}
         for key, value in overrides.items():
             if key not in known:
-                raise RulesError(key, f"unknown field; the fields are {', '.join(sorted(known))}")
+                shown = key if isinstance(key, str) and key.isprintable() and len(key) <= 40 \
+                    else brief(key)
+                raise RulesError(shown, f"unknown field; the fields are {', '.join(sorted(known))}")
             changes[key] = _coerce(key, value)
         return dataclasses.replace(self, **changes)
 
@@ -171,7 +174,7 @@ def card_roles(wild_ranks: tuple[str, ...]) -> dict[Card, int]:
             roles[card] = card.rank
         else:
             roles[card] = WILD if card.rank in wild else TRASH
-    for number in range(1, _MAX_DECKS * _MAX_JOKERS_PER_DECK + 1):
+    for number in range(1, MAX_JOKER + 1):
         roles[joker(number)] = WILD
     return roles
 
@@ -196,7 +199,7 @@ _ALIASES: Final = {
     "all-wild": "all-faces-wild", "faces-wild": "all-faces-wild", "joker": "jokers",
     "call": "call-trash", "kid": "kids", "quick": "kids", "last": "last-chance",
 }
-_FIRST_TO: Final = re.compile(r"first-to-(\d+)")
+_FIRST_TO: Final = re.compile(r"first-to-([0-9]+)")
 
 
 def preset_names() -> tuple[str, ...]:
@@ -210,13 +213,14 @@ def _canonical_preset(name: str) -> str:
     if key in _PRESETS:
         return key
     match = _FIRST_TO.fullmatch(key)
-    if match and 1 <= int(match.group(1)) <= 9:
-        return f"first-to-{int(match.group(1))}"
+    rounds = small_number(match.group(1), 1, 9) if match else None
+    if rounds is not None:
+        return f"first-to-{rounds}"
     if key.startswith("first-to-"):
-        raise RulesError("preset", f"{name!r}: write first-to-N with N a number of slots "
-                                   "from 1 to 9, e.g. first-to-5 (the first player down "
-                                   "to a board of 5 slots wins)")
-    raise RulesError("preset", f"unknown preset {name!r}; the presets are "
+        raise RulesError("preset", f"{brief(name)}: write first-to-N with N a number of "
+                                   "slots from 1 to 9, e.g. first-to-5 (the first player "
+                                   "down to a board of 5 slots wins)")
+    raise RulesError("preset", f"unknown preset {brief(name)}; the presets are "
                                f"{', '.join(PRESETS)} (first-to-N: write e.g. first-to-5)")
 
 
@@ -233,16 +237,17 @@ def _coerce(key: str, value: Any) -> Any:
     """Check one field's type and turn JSON values (lists) into the field's type."""
     if key in ("call_trash", "last_chance"):
         if not isinstance(value, bool):
-            raise RulesError(key, f"must be true or false, got {value!r}")
+            raise RulesError(key, f"must be true or false, got {brief(value)}")
         return value
     if key == "wild_ranks":
         if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-            raise RulesError(key, f"must be a list of distinct ranks from J, Q, K; got {value!r}")
+            raise RulesError(key, "must be a list of distinct ranks from J, Q, K; "
+                                 f"got {brief(value)}")
         return tuple(v.upper() for v in value)
     if key in ("decks", "rounds_to_win") and value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RulesError(key, f"must be a whole number, got {value!r}")
+        raise RulesError(key, f"must be a whole number, got {brief(value)}")
     return value
 
 
@@ -251,25 +256,27 @@ def _validate(rules: Rules) -> None:
         raise RulesError("preset", "must be a preset name")
     if rules.decks is not None and not (
             isinstance(rules.decks, int) and 1 <= rules.decks <= _MAX_DECKS):
-        raise RulesError("decks", f"must be 1 to {_MAX_DECKS}, got {rules.decks!r}")
+        raise RulesError("decks", f"must be 1 to {_MAX_DECKS}, got {brief(rules.decks)}")
     if not (isinstance(rules.jokers_per_deck, int)
             and 0 <= rules.jokers_per_deck <= _MAX_JOKERS_PER_DECK):
-        raise RulesError("jokers_per_deck",
-                         f"must be 0 to {_MAX_JOKERS_PER_DECK}, got {rules.jokers_per_deck!r}")
+        raise RulesError("jokers_per_deck", f"must be 0 to {_MAX_JOKERS_PER_DECK}, "
+                                            f"got {brief(rules.jokers_per_deck)}")
     if (not isinstance(rules.wild_ranks, tuple)
             or any(r not in FACE_RANKS for r in rules.wild_ranks)
             or len(set(rules.wild_ranks)) != len(rules.wild_ranks)):
         raise RulesError("wild_ranks",
-                         f"must be distinct ranks from J, Q, K; got {list(rules.wild_ranks)!r}")
+                         "must be distinct ranks from J, Q, K; "
+                         f"got {brief(rules.wild_ranks)}")
     if not (isinstance(rules.start_size, int) and 1 <= rules.start_size <= 10):
-        raise RulesError("start_size", f"must be 1 to 10, got {rules.start_size!r}")
+        raise RulesError("start_size", f"must be 1 to 10, got {brief(rules.start_size)}")
     if rules.rounds_to_win is not None and not (
             isinstance(rules.rounds_to_win, int) and rules.rounds_to_win >= 1):
-        raise RulesError("rounds_to_win", f"must be at least 1, got {rules.rounds_to_win!r}")
+        raise RulesError("rounds_to_win",
+                         f"must be at least 1, got {brief(rules.rounds_to_win)}")
     if rules.target_rounds > rules.start_size:
         raise RulesError("rounds_to_win",
                          f"must be 1 to start_size ({rules.start_size}), "
-                         f"got {rules.rounds_to_win}")
+                         f"got {brief(rules.rounds_to_win)}")
     for name in ("call_trash", "last_chance"):
         if not isinstance(getattr(rules, name), bool):
             raise RulesError(name, "must be true or false")

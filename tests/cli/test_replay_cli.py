@@ -79,3 +79,59 @@ def test_replay_exit_status_2_for_an_unreadable_record(tmp_path: Path, text: str
 
 def test_replay_of_a_missing_file_is_exit_status_2(tmp_path: Path) -> None:
     assert run("replay", str(tmp_path / "nope.json")).returncode == 2
+
+
+def _hostile(tmp_path: Path, players: list[str], moves: list[str] | None = None) -> Path:
+    record = json.loads((DATA / "classic-2p.trash.json").read_text())
+    record["players"] = players
+    if moves is not None:
+        record["moves"] = moves
+    path = tmp_path / "hostile.trash.json"
+    path.write_text(json.dumps(record))  # ASCII JSON: escapes stand for the characters
+    return path
+
+
+def test_replay_escapes_terminal_control_in_names_and_moves(tmp_path: Path) -> None:
+    path = _hostile(tmp_path, ["\x1b[2J\x1b[31mEvil", "Bo\u202eoB"])
+    result = run("replay", str(path))
+    assert result.returncode == 0
+    assert "\x1b" not in result.stdout
+    assert "\u202e" not in result.stdout
+    assert "\\x1b[2J\\x1b[31mEvil" in result.stdout
+    assert "Bo\\u202eoB" in result.stdout
+    as_json = run("replay", str(path), "--json")
+    assert "\x1b" not in as_json.stdout
+    assert "\u202e" not in as_json.stdout
+    names = [p["name"] for p in json.loads(as_json.stdout)["players"]]
+    assert names == ["\x1b[2J\x1b[31mEvil", "Bo\u202eoB"]  # the JSON keeps them exact
+    path = _hostile(tmp_path, ["Ana", "Bo"], ["dealer 0", "\x1b]0;owned\x07 stock"])
+    result = run("replay", str(path))
+    assert result.returncode == 2
+    assert "\x1b" not in result.stderr
+    assert "\\x1b]0;owned\\x07" in result.stderr
+
+
+def test_replay_of_a_lone_surrogate_name_prints_it_escaped(tmp_path: Path) -> None:
+    path = _hostile(tmp_path, ["A\ud800", "Bo"])
+    for args in ((), ("--json",)):
+        result = run("replay", str(path), *args)
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+        assert "\\ud800" in result.stdout
+
+
+@pytest.mark.parametrize("moves", [["dealer 0", "wild ²"], ["dealer ①"], ["dealer 0", "³: stock"],
+                                   ["dealer 0", "wild " + "1" * 5000]])
+def test_replay_of_odd_digits_is_exit_status_2_not_a_traceback(tmp_path: Path,
+                                                               moves: list[str]) -> None:
+    result = run("replay", str(_hostile(tmp_path, ["Ana", "Bo"], moves)))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("trashcards replay: ")
+
+
+def test_replay_of_deep_nesting_and_huge_numbers_is_exit_status_2(tmp_path: Path) -> None:
+    for text in ("[" * 100_000, '{"format": "trash/1", "x": 1' + "0" * 5000 + "}"):
+        result = run("replay", "-", stdin=text)
+        assert result.returncode == 2
+        assert "Traceback" not in result.stderr

@@ -36,7 +36,9 @@ def test_create_returns_tokens_only_for_the_creators_seats(client: TestClient) -
     ({"seats": [{"kind": "me"}] * 5}, "bad_request", "seats"),
     ({"seats": [{"kind": "robot"}, {"kind": "me"}]}, "bad_request", "kind"),
     ({"seats": [{"kind": "bot", "bot": "genius"}, {"kind": "me"}]}, "bad_request", "genius"),
-    ({"seats": [{"kind": "me", "name": "x" * 25}, {"kind": "me"}]}, "bad_request", "name"),
+    ({"seats": [{"kind": "me", "name": "x" * 25}, {"kind": "me"}]}, "bad_name", "at most 24"),
+    ({"seats": [{"kind": "me", "name": "A\x1b[2J"}, {"kind": "me"}]}, "bad_name", "\\x1b"),
+    ({"seats": [{"kind": "me", "name": "  "}, {"kind": "me"}]}, "bad_name", "empty"),
     ({"rules": {"preset": "nope"}, "seats": [{"kind": "me"}, {"kind": "me"}]},
      "bad_rules", "preset"),
     ({"rules": {"start_size": 11}, "seats": [{"kind": "me"}, {"kind": "me"}]},
@@ -58,9 +60,10 @@ def test_bad_tables_are_refused_with_the_reason(client: TestClient, body: dict[s
 
 
 def test_bad_bodies(client: TestClient) -> None:
-    response = client.post("/api/tables", content=b"{nope")
+    json_type = {"Content-Type": "application/json"}
+    response = client.post("/api/tables", content=b"{nope", headers=json_type)
     assert (response.status_code, response.json()["error"]) == (400, "bad_json")
-    response = client.post("/api/tables", content=b"x" * 20_000)
+    response = client.post("/api/tables", content=b"x" * 20_000, headers=json_type)
     assert (response.status_code, response.json()["error"]) == (413, "too_large")
     assert client.get("/api/tables/nope").status_code == 404
     assert client.post("/api/tables/nope/join", json={}).json()["error"] == "no_table"
@@ -122,7 +125,7 @@ def test_record_download(client: TestClient) -> None:
     assert response.headers["content-disposition"] == \
         f'attachment; filename="trash-{table_id}.trash.json"'
     record = loads(response.text)
-    assert record.players == ("Bot (greedy)", "Bot (greedy)")
+    assert record.players == ("Bot (greedy)", "Bot (greedy) 2")  # names are unique
     assert record.replay().match_winner is not None
 
 
@@ -180,13 +183,19 @@ def test_a_table_whose_last_seat_was_taken_before_a_crash_starts(tmp_path: Path)
 
 
 def test_a_connection_that_cannot_keep_up_is_dropped() -> None:
-    from trashcards.web.connection import Connection
+    from trashcards.web.connection import TOO_SLOW, Connection
 
     conn = Connection(max_queue=3)
     for n in range(5):
         conn.send(f"frame {n}")
     queued = [conn.queue.get_nowait() for _ in range(conn.queue.qsize())]
-    assert queued == ["frame 0", "frame 1", "frame 2", None]  # None: close the socket
+    assert queued == [TOO_SLOW]  # what it could not read is dropped: close the socket
+    assert conn.dropped
+    assert conn.queued == 0
+    conn = Connection(max_queue=100, max_bytes=20)  # the memory bound: 20 characters
+    conn.send("x" * 15)
+    assert not conn.dropped
+    conn.send("y" * 10)
     assert conn.dropped
 
 

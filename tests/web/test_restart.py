@@ -5,50 +5,18 @@ playing, and clients just reconnect."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from webtools import server
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
 from trashcards.record import loads  # noqa: E402
 from trashcards.web.protocol import parse_server_message  # noqa: E402
-
-
-@contextmanager
-def server(db: Path, bot_delay: float = 0.0) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """``trashcards serve`` on a free port; yields the process and its base URL."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "trashcards", "serve", "--port", "0", "--db", str(db),
-         "--bot-delay", str(bot_delay), "--round-pause", "3600"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert "http://127.0.0.1:" in line, line
-        url = line.split()[line.split().index("at") + 1].rstrip("/")
-        for _ in range(200):  # the socket is bound before the line is printed
-            try:
-                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-        yield proc, url
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=30)
-        if proc.stdout is not None:
-            proc.stdout.close()
 
 
 class Client:

@@ -3,27 +3,38 @@ client that validates every frame against the protocol models."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import itertools
 import json
+import os
 import random
+import subprocess
+import sys
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import httpx
 from starlette.testclient import TestClient
 
 from trashcards.web import Settings
 from trashcards.web.protocol import parse_server_message
 
+T = TypeVar("T")
+
 
 def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
-    """Settings for tests: no bot delay, no pause timer, no rate limit, seeded chance and
-    bots, table ids t0, t1, …"""
+    """Settings for tests: no bot delay, no pause timer, no rate limit or per-address
+    cap, seeded chance and bots, table ids t0, t1, …"""
     counter = itertools.count()
     values: dict[str, Any] = {
         "db_path": db, "bot_delay": 0.0, "bot_jitter": 0.0, "round_pause": 3600.0,
         "chance_rng": lambda table_id: random.Random(f"{seed}/{table_id}"),
         "bot_rng": lambda table_id, seat: random.Random(f"{seed}/{table_id}/{seat}"),
         "new_id": lambda: f"t{next(counter)}", "rate": 1e6, "burst": 1_000_000,
+        "create_rate": 1e9, "join_rate": 1e9, "max_connections": 1_000_000,
     }
     values.update(changes)
     return Settings(**values)
@@ -68,3 +79,52 @@ def create(client: TestClient, seats: list[dict[str, Any]],
     assert response.status_code == 201, response.text
     data: dict[str, Any] = response.json()
     return data
+
+
+def addressed(app: Any) -> Any:
+    """``app`` seeing each request come from the address in its ``x-test-address``
+    header (TestClient has one client address; the per-address limits need several)."""
+    async def wrapper(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            for key, value in scope["headers"]:
+                if key == b"x-test-address":
+                    scope = {**scope, "client": (value.decode(), 1)}
+        await app(scope, receive, send)
+    return wrapper
+
+
+@contextmanager
+def server(db: Path, bot_delay: float = 0.0, *options: str
+           ) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``trashcards serve`` on a free port (with ``options``); yields the process and its
+    base URL."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trashcards", "serve", "--port", "0", "--db", str(db),
+         "--bot-delay", str(bot_delay), "--round-pause", "3600", *options],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "http://127.0.0.1:" in line, line
+        url = line.split()[line.split().index("at") + 1].rstrip("/")
+        for _ in range(200):  # the socket is bound before the line is printed
+            try:
+                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+        yield proc, url
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=30)
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)`` in a thread of its own: some tests (Playwright's sync
+    API) leave an event loop running in the main thread, where ``asyncio.run`` fails."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

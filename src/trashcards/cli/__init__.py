@@ -15,6 +15,8 @@ __all__ = ["main"]
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("trashcards.cli.play", "play", "Play Trash in the terminal against bots or hot-seat."),
     "serve": ("trashcards.cli.serve", "serve", "Serve the browser game (online tables, bots)."),
+    "export": ("trashcards.cli.export", "export", "Save the game records of a server's "
+                                                  "database as files."),
     "replay": ("trashcards.cli.replay", "replay", "Replay a game record and show the position."),
     "hint": ("trashcards.cli.hint", "hint_command", "The best move after a record, with "
                                                     "every move's win chances."),

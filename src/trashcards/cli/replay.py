@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 
 import click
 
-from ..errors import RecordError, TrashError
-from ..record import Record, load, loads
+from ..errors import RecordError
+from ..names import printable
+from ..record import MAX_SIZE, Record, load, loads
 from ..state import State
 from ..statejson import revealed_json, view_json
 from ..views import view
@@ -27,22 +29,33 @@ def replay(file: str, as_json: bool, reveal: bool, upto: int | None) -> None:
     """Replay the trash/1 record FILE ('-' for standard input) and print the position.
 
     Exit status: 0 when every move applied; 1 when a move breaks the rules; 2 when the
-    record cannot be read.
+    record cannot be read. Names and texts from the record are printed with control,
+    line-break and text-direction characters escaped.
     """
     try:
-        record = loads(sys.stdin.read()) if file == "-" else load(file)
+        record = loads(sys.stdin.buffer.read(MAX_SIZE + 1)) if file == "-" else load(file)
+        if not as_json:  # names for people: escaped (the JSON keeps them exact)
+            record = dataclasses.replace(record, players=tuple(map(printable, record.players)))
         state = record.replay(upto)
-    except RecordError as exc:
-        click.echo(f"trashcards replay: {exc}", err=True)
+    except RecordError as exc:  # RecordFormatError (2) is one
+        click.echo(f"trashcards replay: {printable(str(exc))}", err=True)
         sys.exit(exc.exit_status)
-    except TrashError as exc:  # pragma: no cover - every record error is a RecordError
-        click.echo(f"trashcards replay: {exc}", err=True)
-        sys.exit(2)
     if as_json:
         data = revealed_json(state) if reveal else view_json(view(state))
-        click.echo(json.dumps(data, ensure_ascii=False))
+        click.echo(json_for_terminal(data))
     else:
         _print_position(record, state, reveal, upto)
+
+
+def json_for_terminal(data: object) -> str:
+    """``data`` as one line of JSON whose every unsafe character (control, surrogate,
+    line-break, text-direction) is a ``\\uXXXX`` escape: the same JSON value, safe to
+    print."""
+    text = json.dumps(data, ensure_ascii=False)
+    if printable(text) == text:
+        return text
+    return "".join(char if printable(char) == char else f"\\u{ord(char):04x}"
+                   for char in text)
 
 
 def _print_position(record: Record, state: State, reveal: bool, upto: int | None) -> None:

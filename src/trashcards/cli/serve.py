@@ -1,13 +1,31 @@
-"""``trashcards serve``: run the browser game on this machine and print the URL to open."""
+"""``trashcards serve``: run the browser game on this machine and print the URL to open;
+``serve --check`` checks the database instead."""
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 import socket
+import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 __all__ = ["serve"]
+
+
+def _settings_defaults() -> dict[str, Any]:
+    """The defaults of :class:`trashcards.web.Settings`, the one place they live."""
+    try:
+        from ..web.settings import Settings
+    except ImportError:  # pragma: no cover - the web extra is missing: serve says so
+        return {}
+    return {f.name: f.default for f in dataclasses.fields(Settings)
+            if f.default is not dataclasses.MISSING}
+
+
+_DEFAULT = _settings_defaults()
 
 
 @click.command()
@@ -17,26 +35,84 @@ __all__ = ["serve"]
               help="Port to listen on (0: any free port).")
 @click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="SQLite database of the tables [default: in your user data directory].")
+@click.option("--check", is_flag=True,
+              help="Check the database instead of serving: replay every table, list the "
+                   "ones that cannot be replayed (quarantined); exit status 1 if any.")
 @click.option("--bot-delay", default=0.7, show_default=True, type=click.FloatRange(0),
               help="Seconds a bot waits before it acts (plus up to 0.5 s at random).")
 @click.option("--round-pause", default=6.0, show_default=True, type=click.FloatRange(0),
               help="Seconds between rounds unless every player clicks 'next round'.")
-def serve(host: str, port: int, db: Path | None, bot_delay: float, round_pause: float) -> None:
-    """Serve the browser game (online tables, bots, hot-seat) and print the URL to open."""
+@click.option("--create-rate", default=_DEFAULT.get("create_rate"), show_default=True,
+              type=click.FloatRange(min=0, min_open=True), metavar="N",
+              help="Tables one client address may create per minute.")
+@click.option("--join-rate", default=_DEFAULT.get("join_rate"), show_default=True,
+              type=click.FloatRange(min=0, min_open=True), metavar="N",
+              help="Seats taken plus websocket joins per minute per client address.")
+@click.option("--max-connections", default=_DEFAULT.get("max_connections"), show_default=True,
+              type=click.IntRange(1), metavar="N", help="Open websockets per client address.")
+@click.option("--join-timeout", default=_DEFAULT.get("join_timeout"), show_default=True,
+              type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="A websocket that has not joined a table by then is closed.")
+@click.option("--message-rate", default=_DEFAULT.get("rate"), show_default=True,
+              type=click.FloatRange(min=0, min_open=True), metavar="N",
+              help="Messages per second accepted per websocket (bursts of twice as many).")
+@click.option("--max-message", default=_DEFAULT.get("max_message"), show_default=True,
+              type=click.IntRange(64), metavar="BYTES",
+              help="Largest websocket message read (larger: a too_large error).")
+@click.option("--max-frame", default=_DEFAULT.get("max_frame"), show_default=True,
+              type=click.IntRange(64), metavar="BYTES",
+              help="Largest websocket frame taken in at all (larger: the socket is closed).")
+@click.option("--max-body", default=_DEFAULT.get("max_body"), show_default=True,
+              type=click.IntRange(64), metavar="BYTES", help="Largest HTTP request body.")
+@click.option("--max-queue-bytes", default=_DEFAULT.get("max_queue_bytes"), show_default=True,
+              type=click.IntRange(1024), metavar="N",
+              help="Characters queued for one websocket before it is dropped as too slow.")
+@click.option("--waiting-ttl", default=_DEFAULT.get("waiting_ttl", 86400) / 3600, show_default=True,
+              type=click.FloatRange(min=0, min_open=True), metavar="HOURS",
+              help="A table still waiting for players after this long is deleted.")
+@click.option("--retention", default=_DEFAULT.get("retention", 2592000) / 86400, show_default=True,
+              type=click.FloatRange(min=0, min_open=True), metavar="DAYS",
+              help="A finished table is deleted this long after its end "
+                   "('trashcards export' saves the records first).")
+@click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
+              help="Also let pages of ORIGIN (https://example.org) use the server; "
+                   "repeatable; '*' allows any. The server's own pages always may.")
+def serve(host: str, port: int, db: Path | None, check: bool, bot_delay: float,
+          round_pause: float, create_rate: float, join_rate: float, max_connections: int,
+          join_timeout: float, message_rate: float, max_message: int, max_frame: int,
+          max_body: int, max_queue_bytes: int, waiting_ttl: float, retention: float,
+          allow_origins: tuple[str, ...]) -> None:
+    """Serve the browser game (online tables, bots, hot-seat) and print the URL to open.
+
+    Every limit has a sensible default; docs/protocol.md ("Limits") explains each.
+    """
     try:
         import uvicorn
 
         from ..web import Settings, create_app, default_db_path
-        from ..web.store import Store, StoreBusyError
+        from ..web.store import Store, StoreError
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise click.ClickException(
             f"the web server needs the web extra: pip install 'trashcards[web]' ({exc})"
         ) from None
-    settings = Settings(db_path=db or default_db_path(), bot_delay=bot_delay,
-                        bot_jitter=0.5 if bot_delay > 0 else 0.0, round_pause=round_pause)
-    try:  # fail early, with a clear message, if another server holds the database
-        Store(settings.db_path).close()
-    except StoreBusyError as exc:
+    logging.basicConfig(level=logging.WARNING, format="trashcards serve: %(message)s")
+    settings = Settings(
+        db_path=db or default_db_path(), bot_delay=bot_delay,
+        bot_jitter=0.5 if bot_delay > 0 else 0.0, round_pause=round_pause,
+        create_rate=create_rate, join_rate=join_rate, max_connections=max_connections,
+        join_timeout=join_timeout, rate=message_rate, burst=max(1, round(2 * message_rate)),
+        max_message=max_message, max_frame=max(max_frame, max_message), max_body=max_body,
+        max_queue_bytes=max_queue_bytes, waiting_ttl=waiting_ttl * 3600,
+        retention=retention * 86400, allowed_origins=allow_origins)
+    if check:
+        sys.exit(_check(settings))
+    try:  # fail early, with a clear message, if the database cannot be used
+        store = Store(settings.db_path)
+        try:
+            store.ids(("waiting", "playing", "over"))  # every row of the list is readable
+        finally:
+            store.close()
+    except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -48,10 +124,40 @@ def serve(host: str, port: int, db: Path | None, bot_delay: float, round_pause: 
     bound = sock.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown
-    click.echo(f"Trash is served at http://{shown}:{bound}/  (database: {settings.db_path})",
-               )
+    click.echo(f"Trash is served at http://{shown}:{bound}/  (database: {settings.db_path})")
     click.echo("Open that address in a browser; press Ctrl+C to stop.")
-    # Frames are small JSON: compressing them costs more CPU than it saves.
-    config = uvicorn.Config(create_app(settings), log_level="warning", ws_max_size=65536,
-                            ws_per_message_deflate=False, lifespan="on")
+    # Frames are small JSON: compressing them costs more CPU than it saves. The client
+    # address is the TCP peer's (no X-Forwarded-For): the per-address limits count it.
+    config = uvicorn.Config(create_app(settings), log_level="warning",
+                            ws_max_size=settings.max_frame, ws_per_message_deflate=False,
+                            lifespan="on", proxy_headers=False)
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def _check(settings: Any) -> int:
+    """``serve --check``: 0 when every table replays, 1 otherwise (2: no database)."""
+    from ..names import printable
+    from ..web.hub import Hub
+    from ..web.store import Store, StoreError
+
+    logging.getLogger("trashcards.web").setLevel(logging.CRITICAL)  # listed below instead
+    try:
+        store = Store(settings.db_path, readonly=True)
+    except StoreError as exc:
+        click.echo(f"trashcards serve --check: {exc}", err=True)
+        return 2
+    try:
+        damage = store.integrity()
+        fine, quarantined = Hub(settings, store).check()
+    except StoreError as exc:
+        click.echo(f"trashcards serve --check: {exc}", err=True)
+        return 2
+    finally:
+        store.close()
+    for problem in damage:
+        click.echo(f"database: {printable(problem)}")
+    for table_id, reason in sorted(quarantined.items()):
+        click.echo(f"quarantined {printable(table_id)}: {printable(reason)}")
+    click.echo(f"{settings.db_path}: {fine} table(s) replay, {len(quarantined)} quarantined"
+               + (", the file is damaged" if damage else ""))
+    return 1 if quarantined or damage else 0

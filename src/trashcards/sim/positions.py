@@ -15,20 +15,18 @@ Imports neither numba nor numpy.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 from ..actions import Action, ChanceMove, Dealer, Deck, Reshuffle
 from ..bots import make_bot
-from ..cards import Card
+from ..deals import deal_state, hidden_slots, split_unseen
 from ..engine import apply, chance_due
-from ..state import Board, Due, Phase, State, public_seats
+from ..state import Due, Phase, State
 from ..views import View, view
 from . import rng
 
-__all__ = ["ROLLOUT_SHUFFLES", "Horizon", "Outcome", "determinize", "evaluate", "rollout",
-           "unseen_cards"]
+__all__ = ["ROLLOUT_SHUFFLES", "Horizon", "Outcome", "determinize", "evaluate", "rollout"]
 
 Horizon = Literal["round", "match"]
 #: The first shuffle of the chance stream a rollout uses (0 and 1 deal the sample).
@@ -46,68 +44,25 @@ class Outcome(NamedTuple):
     end: State
 
 
-def unseen_cards(v: View) -> list[Card]:
-    """The cards of the match not in sight in ``v`` (face up on a board, in the discard
-    pile, in hand, or in the public stock), in canonical order."""
-    unseen = Counter(v.rules.match_cards(len(v.players)))
-    unseen.subtract(card for player in v.players for card in player.slots if card is not None)
-    unseen.subtract(v.discard)
-    if v.in_hand is not None:
-        unseen[v.in_hand] -= 1
-    if v.stock_known is not None:
-        unseen.subtract(v.stock_known)
-    if any(n < 0 for n in unseen.values()):
-        raise ValueError("the view shows more of some card than the match has")
-    return sorted(unseen.elements())
-
-
 def determinize(v: View, seed: int, sample: int) -> State:
     """Sample ``sample`` of the run with ``seed``: a full state consistent with ``v``, as
     the kernel deals it (:func:`trashcards.sim.kernel.rollouts.determinize`).
 
-    The unseen cards (:func:`unseen_cards`) are shuffled by Fisher–Yates with shuffle 0
-    of the sample's chance stream and fill the face-down slots in (seat, slot) order;
-    the rest is the stock, top first. When the stock is public (``v.stock_known``), its
-    cards, sorted, are shuffled with shuffle 1 instead and become the stock. Before the
-    first deal nothing is hidden.
+    The unseen cards that may lie face down (:func:`trashcards.deals.split_unseen`, in
+    canonical order) are shuffled by Fisher–Yates with shuffle 0 of the sample's chance
+    stream and fill the face-down slots in (seat, slot) order; the rest is the stock, top
+    first. When the stock is public (``v.stock_known``), its cards, sorted, are shuffled
+    with shuffle 1 instead and become the stock. Before the first deal nothing is hidden.
     """
+    if not any(player.slots for player in v.players):
+        return deal_state(v, (), ())
     chance = rng.stream_key(rng.match_key(seed, sample), 0)
-    pool = rng.fisher_yates(unseen_cards(v), rng.shuffle_key(chance, 0))
-    down = sum(player.face_down for player in v.players)
+    down, stock = split_unseen(v)
+    pool = rng.fisher_yates(down, rng.shuffle_key(chance, 0))
     if v.stock_known is not None:
-        stock = rng.fisher_yates(v.stock_known, rng.shuffle_key(chance, 1))
-    else:
-        stock = pool[down:]
-    dealt = any(player.slots for player in v.players)
-    if dealt and len(pool) != down + (0 if v.stock_known is not None else v.stock_count):
-        raise ValueError("the view's unseen cards do not fill its hidden places")
-    hidden = iter(pool[:down])
-    boards = tuple(Board(player.board_size,
-                         tuple(card if card is not None else next(hidden)
-                               for card in player.slots),
-                         tuple(card is not None for card in player.slots))
-                   if player.slots else Board(player.board_size)
-                   for player in v.players)
-    phase, due = _phase(v)
-    names = tuple(player.name for player in v.players)
-    rounds_won = tuple(player.rounds_won for player in v.players)
-    return State(
-        rules=v.rules, names=names, phase=phase, due=due, round=v.round, dealer=v.dealer,
-        turn=v.to_act, in_hand=v.in_hand, stock=tuple(stock) if dealt else (),
-        discard=v.discard,
-        boards=boards, rounds_won=rounds_won, called=v.called, must_play=v.must_play,
-        unclaimed=v.unclaimed, final_from=v.final_from, round_winners=v.round_winners,
-        match_winner=v.match_winner, seats=public_seats(names, rounds_won, boards),
-        stock_public=v.stock_known is not None)
-
-
-def _phase(v: View) -> tuple[Phase, Due | None]:
-    if v.phase is not Phase.CHANCE:
-        return v.phase, None
-    if any(player.slots for player in v.players):
-        raise ValueError("a view while a reshuffle is due does not show whose turn it is: "
-                         "take the position before or after the reshuffle")
-    return Phase.CHANCE, Due.DEALER if v.dealer is None else Due.DECK
+        return deal_state(v, pool, rng.fisher_yates(stock, rng.shuffle_key(chance, 1)))
+    places = len(hidden_slots(v))
+    return deal_state(v, pool[:places], pool[places:])
 
 
 def _chance(state: State, chance: int, t: int) -> ChanceMove:

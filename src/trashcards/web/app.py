@@ -1,7 +1,9 @@
 """The ASGI application: pages, the JSON API and the websocket (docs/protocol.md).
 
 :func:`create_app` builds everything from a :class:`~trashcards.web.settings.Settings`;
-there is no module-level state, so tests can run several servers side by side.
+there is no module-level state, so tests can run several servers side by side. Every
+limit of docs/protocol.md ("Limits") is enforced here or in the connection: JSON-only
+bodies, the Origin of pages, per-address rates and connection caps, the join timeout.
 """
 
 from __future__ import annotations
@@ -9,10 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
+import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
@@ -24,34 +29,71 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
-from .connection import Connection, TokenBucket
+from .connection import Close, Connection
 from .hub import Hub
-from .protocol import CreateTable, JoinTable, Ping, ProtocolError, parse_client_message
+from .limits import AddressLimiter, ConnectionCounter, TokenBucket
+from .protocol import (
+    CreateTable,
+    Join,
+    JoinTable,
+    Ping,
+    ProtocolError,
+    parse_client_message,
+    parse_json,
+)
 from .settings import Settings
-from .store import Store
+from .store import StoreError
 from .table import Table
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "origin_allowed"]
 
-MAX_BODY = 16 * 1024
-_STATUS = {"no_table": 404, "seat_taken": 409, "no_open_seat": 409, "too_large": 413}
+log = logging.getLogger(__name__)
+
+#: HTTP status of each error code; any other code is 400.
+_STATUS = {"no_table": 404, "quarantined": 410, "seat_taken": 409, "no_open_seat": 409,
+           "name_taken": 409, "bad_origin": 403, "too_large": 413,
+           "unsupported_media_type": 415, "rate_limited": 429, "storage_error": 503}
+#: Close codes of the websocket (docs/protocol.md).
+NO_TABLE = 4404
+NO_JOIN = Close(4400, "no join in time: join right after connecting")
+TOO_MANY = Close(4429, "too many connections from your address")
+#: Longest table id looked up (ids are 11 characters).
+_MAX_ID = 64
+
+
+@dataclass
+class _Guards:
+    """The per-address limits of one server."""
+
+    creates: AddressLimiter
+    joins: AddressLimiter
+    connections: ConnectionCounter
+
+    @classmethod
+    def of(cls, settings: Settings) -> _Guards:
+        def per_minute(rate: float) -> AddressLimiter:
+            return AddressLimiter(rate / 60.0, math.ceil(rate), settings.clock)
+        return cls(per_minute(settings.create_rate), per_minute(settings.join_rate),
+                   ConnectionCounter(settings.max_connections))
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
     """The whole server for ``settings`` (defaults: those of ``trashcards serve``)."""
     settings = settings or Settings()
     holder: dict[str, Hub] = {}
+    guards = _Guards.of(settings)
 
     def hub() -> Hub:
         return holder["hub"]
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        store = Store(settings.db_path)
+        store = settings.store(settings.db_path, clock=settings.wall_clock)
         holder["hub"] = Hub(settings, store)
-        await holder["hub"].resume()
-        gc.freeze()  # what start-up made lives as long as the server: never scan it again
         try:
+            await holder["hub"].resume()
+            holder["hub"].start_sweeping()
+            gc.freeze()  # what start-up made lives as long as the server: never scan it
             yield
         finally:
             holder["hub"].close()
@@ -66,7 +108,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return endpoint
 
     async def create_table(request: Request) -> Response:
-        spec = CreateTable.model_validate(await _body(request))
+        _check_post(request, settings, guards.creates, "tables created")
+        spec = CreateTable.model_validate(await _body(request, settings))
         table, mine = await hub().create(spec)
         return JSONResponse({"table_id": table.id, "seats": mine, "invite": f"/t/{table.id}",
                              "spectate": f"/t/{table.id}?watch=1"}, status_code=201)
@@ -78,8 +121,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse(_table(hub(), request).info())
 
     async def join_table(request: Request) -> Response:
+        _check_post(request, settings, guards.joins, "joins")
         table = _table(hub(), request)
-        spec = JoinTable.model_validate(await _body(request))
+        spec = JoinTable.model_validate(await _body(request, settings))
         seat, token, name = await table.take_seat(spec.name, spec.seat)
         return JSONResponse({"table_id": table.id, "seat": seat, "token": token,
                              "name": name})
@@ -107,12 +151,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse({"ok": True})
 
     async def websocket(ws: WebSocket) -> None:
-        await _serve_socket(ws, hub(), settings)
+        await _serve_socket(ws, hub(), settings, guards)
 
     async def protocol_error(_request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ProtocolError)
-        return JSONResponse({"error": exc.code, "message": exc.message},
-                            status_code=_STATUS.get(exc.code, 400))
+        body: dict[str, Any] = {"error": exc.code, "message": exc.message}
+        headers = {}
+        if exc.retry_after is not None:
+            body["retry_after"] = round(exc.retry_after, 3)
+            headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+        return JSONResponse(body, status_code=_STATUS.get(exc.code, 400), headers=headers)
+
+    async def store_error(_request: Request, exc: Exception) -> Response:
+        log.warning("a request failed on the database: %s", exc)
+        return JSONResponse({"error": "storage_error", "message": f"the database failed: {exc}",
+                             "retry_after": 5}, status_code=503, headers={"Retry-After": "5"})
 
     async def validation_error(_request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ValidationError)
@@ -139,26 +192,72 @@ def create_app(settings: Settings | None = None) -> Starlette:
               name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        ProtocolError: protocol_error, ValidationError: validation_error})
+        ProtocolError: protocol_error, ValidationError: validation_error,
+        StoreError: store_error})
+
+
+def _find(hub: Hub, table_id: str) -> Table:
+    """The table; raises :class:`ProtocolError` ``no_table`` or ``quarantined``."""
+    table = hub.get(table_id) if len(table_id) <= _MAX_ID else None
+    if table is not None:
+        return table
+    if table_id in hub.quarantined:
+        raise ProtocolError("quarantined", "this table's record cannot be replayed, so the "
+                                           "server left it out (see the server's log)")
+    raise ProtocolError("no_table", "there is no such table")
 
 
 def _table(hub: Hub, request: Request) -> Table:
-    table = hub.get(request.path_params["table_id"])
-    if table is None:
-        raise ProtocolError("no_table", "there is no such table")
-    return table
+    return _find(hub, request.path_params["table_id"])
 
 
-async def _body(request: Request) -> Any:
+def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a page from ``origin`` may use the server whose ``Host`` is ``host``: its
+    own pages (same host and port), the ``allowed`` origins, any with ``"*"``."""
+    if "*" in allowed:
+        return True
+    try:
+        parts = urlsplit(origin.strip().lower())
+        port = parts.port  # a bad port raises
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    if host is not None and parts.netloc == host.strip().lower():
+        return True
+    shown = f"{parts.scheme}://{parts.hostname}" + (f":{port}" if port is not None else "")
+    return shown in {a.strip().lower().rstrip("/") for a in allowed}
+
+
+def _address(connection: Request | WebSocket) -> str:
+    return connection.client.host if connection.client is not None else "unknown"
+
+
+def _check_post(request: Request, settings: Settings, limiter: AddressLimiter,
+                what: str) -> None:
+    """JSON only (so no HTML form of another site can post), from an allowed origin,
+    within the address's rate; raises :class:`ProtocolError`."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ProtocolError("unsupported_media_type", "the body must be JSON, sent with "
+                                                      "Content-Type: application/json")
+    origin = request.headers.get("origin")
+    if origin is not None and not origin_allowed(origin, request.headers.get("host"),
+                                                 settings.allowed_origins):
+        raise ProtocolError("bad_origin", "pages of another site may not use this server")
+    wait = limiter.wait(_address(request))
+    if wait > 0:
+        raise ProtocolError("rate_limited", f"too many {what} from your address: try again "
+                                            f"in {math.ceil(wait)} s", retry_after=wait)
+
+
+async def _body(request: Request, settings: Settings) -> Any:
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise ProtocolError("too_large", f"the body is over {MAX_BODY} bytes")
-    try:
-        return json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ProtocolError("bad_json", f"not JSON: {exc}") from None
+        if len(body) > settings.max_body:
+            raise ProtocolError("too_large", f"the body is over {settings.max_body} bytes")
+    return parse_json(body or b"{}", settings.max_body, settings.max_depth)
 
 
 def _all_fields(rules: Rules) -> dict[str, Any]:
@@ -168,51 +267,121 @@ def _all_fields(rules: Rules) -> dict[str, Any]:
             "call_trash": rules.call_trash, "last_chance": rules.last_chance}
 
 
-async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings) -> None:
-    """One client: read frames, check size and rate, hand messages to the table; a
-    second task writes the connection's queued frames in order."""
-    await ws.accept()
-    table = hub.get(ws.path_params["table_id"])
-    if table is None:
-        await ws.close(code=4404, reason="no such table")
+async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings, guards: _Guards) -> None:
+    """One client: check its origin and its address's connections, read frames, check
+    size and rate, hand messages to the table; a second task writes the connection's
+    queued frames in order. Nothing a client sends closes the connection, except a frame
+    over ``max_frame`` (the ASGI server closes it) and not joining in time."""
+    origin = ws.headers.get("origin")
+    if origin is not None and not origin_allowed(origin, ws.headers.get("host"),
+                                                 settings.allowed_origins):
+        await ws.close(code=4403)  # before accepting: the handshake is refused (HTTP 403)
         return
-    conn = Connection(settings.max_queue)
+    address = _address(ws)
+    if not guards.connections.open(address):
+        await ws.accept()
+        await ws.close(code=TOO_MANY.code, reason=TOO_MANY.reason)
+        return
+    try:
+        await ws.accept()
+        try:
+            table = _find(hub, ws.path_params["table_id"])
+        except ProtocolError as exc:
+            await ws.close(code=NO_TABLE, reason=exc.message[:120])
+            return
+        await _talk(ws, table, hub, settings, guards, address)
+    finally:
+        guards.connections.close(address)
+
+
+async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guards: _Guards,
+                address: str) -> None:
+    conn = Connection(settings.max_queue, settings.max_queue_bytes)
     bucket = TokenBucket(settings.rate, settings.burst, settings.clock)
-    writer = asyncio.create_task(_write(ws, conn))
+    reader = asyncio.current_task()
+    assert reader is not None
+    stuck: list[bool] = []
+
+    def give_up() -> None:
+        """The client reads nothing (a frame could not be written in time): stop reading
+        too, so the handler returns and the ASGI server drops the connection."""
+        stuck.append(True)
+        reader.cancel()
+
+    writer = asyncio.create_task(_write(ws, conn, settings.send_timeout, give_up))
+
+    def not_joined() -> None:
+        if conn.table_id is None:
+            conn.close(NO_JOIN)
+
+    timer = asyncio.get_running_loop().call_later(settings.join_timeout, not_joined)
     try:
         while True:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
+            if conn.dropped:
+                continue  # closing: read what comes until the client hangs up
             data: str | bytes | None = frame.get("text")
             if data is None:
                 data = frame.get("bytes") or b""
-            size = len(data.encode()) if isinstance(data, str) else len(data)
+            size = len(data.encode("utf-8", "replace")) if isinstance(data, str) else len(data)
             if size > settings.max_message:
                 conn.error("too_large", f"a message is at most {settings.max_message} bytes")
                 continue
             if not bucket.take():
-                conn.error("rate_limited", f"at most {settings.rate:g} messages per second")
+                conn.error("rate_limited", f"at most {settings.rate:g} messages per second",
+                           1.0 / settings.rate if settings.rate > 0 else None)
                 continue
             try:
-                message = parse_client_message(data)
+                message = parse_client_message(data, settings.max_message, settings.max_depth)
             except ProtocolError as exc:
                 conn.error(exc.code, exc.message)
                 continue
             if isinstance(message, Ping):
                 conn.send_json({"type": "pong"})
-            else:
+                continue
+            if isinstance(message, Join):
+                wait = guards.joins.wait(address)
+                if wait > 0:
+                    conn.error("rate_limited", "too many joins from your address: try again "
+                                               f"in {math.ceil(wait)} s", wait)
+                    continue
+            try:
                 await table.handle(conn, message, hub.rematch)
+            except Exception:  # a bug: say so, keep the connection
+                log.exception("table %s: a %s message failed", table.id, message.type)
+                conn.error("internal", "the server failed on this message; nothing changed")
     except WebSocketDisconnect:
         pass
+    except asyncio.CancelledError:
+        if not stuck:
+            raise  # the server is stopping
+        log.info("table %s: dropped a connection that reads nothing", table.id)
     finally:
+        timer.cancel()
         table.detach(conn)
         hub.release(table)
+        if conn.dropped and not stuck and not writer.done():  # let it write the close
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(writer), settings.send_timeout)
         writer.cancel()
 
 
-async def _write(ws: WebSocket, conn: Connection) -> None:
-    with contextlib.suppress(Exception):
-        while (text := await conn.queue.get()) is not None:
-            await ws.send_text(text)
-        await ws.close(code=4408, reason="too slow: reconnect and join again")
+async def _write(ws: WebSocket, conn: Connection, timeout: float,
+                 give_up: Callable[[], None]) -> None:
+    """Write the queued frames in order; a :class:`Close` closes the socket. A frame (or
+    the close) that takes longer than ``timeout`` to write means the client reads
+    nothing: ``give_up``."""
+    try:
+        while True:
+            item = await conn.queue.get()
+            if isinstance(item, Close):
+                await asyncio.wait_for(ws.close(code=item.code, reason=item.reason), timeout)
+                return
+            await asyncio.wait_for(ws.send_text(item), timeout)
+            conn.sent(item)
+    except TimeoutError:
+        give_up()
+    except Exception:  # the socket is gone: the reader hears of it
+        return

@@ -14,6 +14,10 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .. import boundedjson
+from ..errors import JSONTextError, brief
+from ..names import MAX_NAME
+
 __all__ = [
     "MAX_NAME",
     "Act",
@@ -38,11 +42,14 @@ __all__ = [
     "TableMessage",
     "ViewState",
     "parse_client_message",
+    "parse_json",
     "parse_server_message",
 ]
 
-MAX_NAME: Final = 24
 _TOKEN = Annotated[str, Field(min_length=1, max_length=200)]
+#: JavaScript's safe integers: the range of every version and count.
+_SAFE = 2 ** 53 - 1
+_SEAT = Annotated[int, Field(ge=0, le=3)]
 
 
 class _Model(BaseModel):
@@ -50,12 +57,14 @@ class _Model(BaseModel):
 
 
 class ProtocolError(Exception):
-    """A refused message or request: ``code`` for programs, ``message`` for people."""
+    """A refused message or request: ``code`` for programs, ``message`` for people, and
+    for a limit or a storage fault the seconds after which to try again."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 # -- client -> server -----------------------------------------------------------------------
@@ -65,7 +74,7 @@ class Join(_Model):
 
     type: Literal["join"]
     tokens: list[_TOKEN] = Field(default_factory=list, max_length=4)
-    version: int | None = None
+    version: Annotated[int, Field(ge=-_SAFE, le=_SAFE)] | None = None
 
 
 class Act(_Model):
@@ -74,7 +83,7 @@ class Act(_Model):
     type: Literal["act"]
     token: _TOKEN
     action: Annotated[str, Field(max_length=40)]
-    version: int
+    version: Annotated[int, Field(ge=0, le=_SAFE)]
 
 
 class NextRound(_Model):
@@ -102,18 +111,28 @@ _CLIENT: Final[TypeAdapter[Join | Act | NextRound | RematchRequest | Ping]] = \
 _CLIENT_TYPES: Final = ("join", "act", "next_round", "rematch", "ping")
 
 
-def parse_client_message(text: str | bytes) -> Join | Act | NextRound | RematchRequest | Ping:
-    """A client frame as its model; raises :class:`ProtocolError` (``bad_json``,
-    ``unknown_type`` or ``bad_message``) with the reason."""
+def parse_json(text: str | bytes, max_size: int, max_depth: int) -> Any:
+    """The JSON value of a frame or a body, read within bounds; raises
+    :class:`ProtocolError`: ``too_large`` over ``max_size``, else ``bad_json`` (not
+    JSON or not UTF-8, nested over ``max_depth``, an integer of over 20 digits)."""
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ProtocolError("bad_json", f"not JSON: {exc}") from None
+        return boundedjson.parse(text, max_size=max_size, max_depth=max_depth)
+    except JSONTextError as exc:
+        if exc.kind == "size":
+            raise ProtocolError("too_large", f"too large: {exc}") from None
+        raise ProtocolError("bad_json", str(exc)) from None
+
+
+def parse_client_message(text: str | bytes, max_size: int = 4096, max_depth: int = 16
+                         ) -> Join | Act | NextRound | RematchRequest | Ping:
+    """A client frame as its model; raises :class:`ProtocolError` (``too_large``,
+    ``bad_json``, ``unknown_type`` or ``bad_message``) with the reason."""
+    data = parse_json(text, max_size, max_depth)
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message is a JSON object")
     kind = data.get("type")
     if kind not in _CLIENT_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; the types are "
+        raise ProtocolError("unknown_type", f"unknown message type {brief(kind)}; the types are "
                                             f"{', '.join(_CLIENT_TYPES)}")
     try:
         return _CLIENT.validate_python(data)
@@ -228,6 +247,8 @@ class ErrorMessage(_Model):
     type: Literal["error"]
     code: str
     message: str
+    #: with ``rate_limited``: seconds until the message would be accepted
+    retry_after: float | None = None
 
 
 class Pong(_Model):
@@ -255,7 +276,8 @@ class SeatSpec(_Model):
     """One seat of ``POST /api/tables``."""
 
     kind: Literal["me", "hotseat", "open", "bot"]
-    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)] | None = None
+    #: checked by :func:`trashcards.names.check_name` (``bad_name``, ``name_taken``)
+    name: Annotated[str, Field(max_length=4 * MAX_NAME)] | None = None
     bot: Annotated[str, Field(max_length=40)] | None = None
 
 
@@ -269,5 +291,5 @@ class CreateTable(_Model):
 class JoinTable(_Model):
     """The body of ``POST /api/tables/{id}/join``."""
 
-    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)] | None = None
-    seat: int | None = None
+    name: Annotated[str, Field(max_length=4 * MAX_NAME)] | None = None
+    seat: _SEAT | None = None

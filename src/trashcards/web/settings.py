@@ -1,8 +1,10 @@
 """The server's settings: one frozen value handed to :func:`trashcards.web.app.create_app`.
 
 Everything that differs between live play, tests and benchmarks is a field here: where the
-database is, how long bots "think", how long the pause between rounds lasts, the limits
-per connection, and where chance and table ids come from (tests inject seeded ones).
+database is, how long bots "think", how long the pause between rounds lasts, every limit
+(per message, per connection, per client address; docs/protocol.md, "Limits"), how long
+tables are kept, and where chance, table ids, the clocks and the store come from (tests
+inject seeded, fake or failing ones).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
+
+from .store import Store
 
 __all__ = ["Settings", "default_db_path"]
 
@@ -44,15 +48,49 @@ class Settings:
     bot_jitter: float = 0.5
     #: seconds between the end of a round and the next deal unless everyone is ready first
     round_pause: float = 6.0
-    #: largest client frame accepted, in bytes
+    #: largest client message read, in bytes (larger ones get ``too_large``)
     max_message: int = 4096
+    #: largest websocket frame the server takes in at all, in bytes: a larger one closes
+    #: the connection (1009); set on the ASGI server by ``trashcards serve``
+    max_frame: int = 65536
+    #: largest HTTP request body, in bytes
+    max_body: int = 16384
+    #: deepest nesting of arrays and objects in a message or a body
+    max_depth: int = 16
     #: messages per second accepted per connection, and the burst allowed
     rate: float = 20.0
     burst: int = 40
-    #: messages queued for one connection before it is dropped as too slow
+    #: frames queued for one connection, and their total size in characters, before it
+    #: is dropped as too slow (the memory bound of a connection)
     max_queue: int = 1000
+    max_queue_bytes: int = 1 << 20
+    #: seconds one frame may take to be written before the connection is dropped
+    send_timeout: float = 10.0
     #: a reconnecting client at most this many moves behind gets events, else a state
     max_catchup: int = 500
+    #: tables each client address may create per minute (a burst of as many)
+    create_rate: float = 20.0
+    #: seats taken (HTTP) plus websocket joins per minute per client address
+    join_rate: float = 120.0
+    #: open websockets per client address
+    max_connections: int = 32
+    #: seconds a websocket may stay open without joining a table
+    join_timeout: float = 10.0
+    #: seconds a table waits for its open seats before it expires (and is deleted)
+    waiting_ttl: float = 24 * 3600.0
+    #: seconds a finished table is kept (``trashcards export`` saves the records first)
+    retention: float = 30 * 24 * 3600.0
+    #: seconds between two sweeps for expired and old tables
+    sweep_interval: float = 300.0
+    #: origins (``https://example.org``) whose pages may open websockets and post, besides
+    #: the server's own; ``"*"`` allows any
+    allowed_origins: tuple[str, ...] = ()
+    #: a failed write is tried this many times more, after ``write_backoff`` seconds,
+    #: then twice that, …; bots and timers then try again every ``retry_max`` seconds
+    #: at most until the storage works again
+    write_retries: int = 3
+    write_backoff: float = 0.05
+    retry_max: float = 30.0
     #: where the static files of the client are
     static_dir: Path = Path(__file__).parent / "static"
     #: the chance source of a table (default: the OS; see docs/protocol.md, "Chance")
@@ -63,3 +101,8 @@ class Settings:
     new_id: Callable[[], str] = _new_id
     #: the clock for rate limits
     clock: Callable[[], float] = time.monotonic
+    #: the wall clock for expiry and retention (seconds since the epoch)
+    wall_clock: Callable[[], float] = time.time
+    #: opens the database, called as ``store(db_path, clock=wall_clock)`` (tests inject
+    #: a store that fails on purpose)
+    store: Callable[..., Store] = Store

@@ -4,30 +4,52 @@ tokens, so a restart rebuilds every table by replaying its moves (no state snaps
 The database runs in WAL mode with ``synchronous=NORMAL``: a committed move survives the
 process being killed (``kill -9``); only an operating-system crash may lose the last few.
 Every write is one short transaction; the server commits a move before sending it.
+
+One server owns a database: :class:`Store` holds an exclusive ``flock`` on the database
+file itself, so the lock follows the file (its device and inode), not a path: a symlink,
+a hard link or a deleted side file cannot let a second server in. Every problem with the
+file is a :class:`StoreError` whose message says what is wrong, for a clear error at
+start; a failed write is a :class:`WriteError` and nothing of it was written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, Final
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no second-process guard
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["SeatRow", "Store", "StoreBusyError", "TableRow", "hash_token"]
+__all__ = ["MoveWrite", "SeatRow", "Store", "StoreBusyError", "StoreError", "TableRow",
+           "WriteError", "hash_token"]
+
+#: ``PRAGMA application_id`` of a trashcards database ("TRSH").
+APPLICATION_ID: Final = 0x54525348
 
 
-class StoreBusyError(RuntimeError):
-    """Another server process already uses this database (one writer per table)."""
+class StoreError(RuntimeError):
+    """The database cannot be used as it is; the message says why and what to do."""
+
+
+class StoreBusyError(StoreError):
+    """Another server process already uses this database (one writer per database)."""
+
+
+class WriteError(StoreError):
+    """A write failed (disk full, read-only, I/O error, the file replaced): nothing of
+    it was written."""
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -35,7 +57,9 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     rules TEXT NOT NULL,
     status TEXT NOT NULL,
-    rematch TEXT
+    rematch TEXT,
+    ready TEXT NOT NULL DEFAULT '[]',
+    finished REAL
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -55,6 +79,8 @@ CREATE TABLE IF NOT EXISTS moves (
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created);
 CREATE INDEX IF NOT EXISTS seats_token ON seats(token_hash);
 """
+#: Columns added since the first schema, with their definitions (added on open).
+_ADDED_COLUMNS: Final = {"ready": "TEXT NOT NULL DEFAULT '[]'", "finished": "REAL"}
 
 
 def hash_token(token: str) -> str:
@@ -84,106 +110,289 @@ class TableRow:
     rematch: str | None
     seats: list[SeatRow]
     moves: list[str]
+    #: seats that asked for the next round during the current pause
+    ready: list[int] = field(default_factory=list)
+    finished: float | None = None
+
+
+@dataclass(frozen=True)
+class MoveWrite:
+    """Moves to append to one table from index ``start``; ``status`` (if given) becomes
+    the table's; ``clear_ready`` forgets who asked for the next round (a deal)."""
+
+    table_id: str
+    start: int
+    moves: Sequence[str]
+    status: str | None = None
+    clear_ready: bool = False
 
 
 class Store:
-    """The tables in one SQLite file. Not thread-safe: one event loop uses it."""
+    """The tables in one SQLite file. Not thread-safe: one event loop uses it.
 
-    def __init__(self, path: Path | str) -> None:
-        self._lock: IO[bytes] | None = None
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self._lock = _exclusive(Path(str(path) + ".lock"))
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
+    ``readonly`` opens an existing database for reading only and takes no lock (for
+    ``serve --check`` and ``export``, which may run beside the server). ``clock`` gives
+    the times kept (creation, end of the match), in seconds since the epoch.
+    """
+
+    def __init__(self, path: Path | str, *, readonly: bool = False,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self.clock = clock
+        self._lock: int | None = None
+        self._identity: tuple[int, int] | None = None
+        memory = str(path) == ":memory:"
+        if not memory:
+            self._lock, self._identity = _claim(Path(path), readonly)
+        try:
+            self._db = _connect(str(path), readonly)
+        except StoreError:
+            self._unlock()
+            raise
+        if not readonly:
+            self._probe_write()
+
+    # -- opening --------------------------------------------------------------------------
+
+    def _probe_write(self) -> None:
+        """Fail now, not at the first move, if the database cannot be written."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self.close()
+            raise StoreError(f"cannot write the database {self.path}: {exc} (is the file or "
+                             "its directory read-only, or the disk full?)") from None
 
     def close(self) -> None:
-        self._db.close()
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._unlock()
+
+    def _unlock(self) -> None:
         if self._lock is not None:
-            self._lock.close()  # releases the lock
+            os.close(self._lock)  # releases the lock
             self._lock = None
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
+        """One write transaction; any failure is a :class:`WriteError` and rolls back."""
+        self._check_identity()
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise WriteError(f"cannot write the database: {exc}") from None
         try:
             yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
+            self._db.execute("COMMIT")
+        except BaseException as exc:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise WriteError(f"cannot write the database: {exc}") from None
             raise
-        self._db.execute("COMMIT")
+
+    def _check_identity(self) -> None:
+        """Refuse to write if the database file was deleted or replaced under us: the
+        writes would go to a file nobody will read again."""
+        if self._identity is None:
+            return
+        try:
+            info = os.stat(self.path)
+        except OSError:
+            raise WriteError(f"the database file {self.path} was deleted") from None
+        if (info.st_dev, info.st_ino) != self._identity:
+            raise WriteError(f"the database file {self.path} was replaced by another file")
 
     # -- writes ---------------------------------------------------------------------------
 
     def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
-                     status: str, moves: Sequence[str] = ()) -> None:
+                     status: str, moves: Sequence[str] = (),
+                     rematch_of: str | None = None) -> None:
+        """A new table with its seats (and its first moves if it starts at once); with
+        ``rematch_of``, that table's rematch is set to it in the same transaction."""
         with self._transaction() as db:
             db.execute("INSERT INTO tables (id, created, rules, status) VALUES (?, ?, ?, ?)",
-                       (table_id, time.time(), json.dumps(rules), status))
+                       (table_id, self.clock(), json.dumps(rules), status))
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                            [(table_id, s.seat, s.kind, s.name, s.bot, s.token_hash)
                             for s in seats])
             db.executemany("INSERT INTO moves VALUES (?, ?, ?)",
                            [(table_id, i, m) for i, m in enumerate(moves)])
+            if rematch_of is not None:
+                db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (table_id, rematch_of))
 
-    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
+    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
+                  moves: Sequence[str] = (), status: str | None = None) -> None:
+        """Give an open seat its person; with ``moves`` (the last seat: the cut and the
+        deal) the match starts in the same transaction."""
         with self._transaction() as db:
             db.execute("UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
                        (name, token_hash, table_id, seat))
+            self._append(db, MoveWrite(table_id, 0, moves, status))
 
     def add_moves(self, table_id: str, start: int, moves: Iterable[str],
                   status: str | None = None) -> None:
         """Append moves from index ``start`` (and set the status) in one transaction."""
-        self.add_many([(table_id, start, moves, status)])
+        self.add_many([MoveWrite(table_id, start, tuple(moves), status)])
 
-    def add_many(self, writes: Iterable[tuple[str, int, Iterable[str], str | None]]) -> None:
-        """Several :meth:`add_moves` in one transaction: all are written or none."""
+    def add_many(self, writes: Iterable[MoveWrite]) -> None:
+        """Several :class:`MoveWrite` in one transaction: all are written or none."""
         with self._transaction() as db:
-            rows: list[tuple[str, int, str]] = []
-            for table_id, start, moves, status in writes:
-                rows.extend((table_id, start + i, m) for i, m in enumerate(moves))
-                if status is not None:
-                    db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
-            db.executemany("INSERT INTO moves VALUES (?, ?, ?)", rows)
+            for write in writes:
+                self._append(db, write)
 
-    def set_rematch(self, table_id: str, rematch_id: str) -> None:
+    def _append(self, db: sqlite3.Connection, write: MoveWrite) -> None:
+        db.executemany("INSERT INTO moves VALUES (?, ?, ?)",
+                       [(write.table_id, write.start + i, m) for i, m in enumerate(write.moves)])
+        if write.status is not None:
+            finished = self.clock() if write.status == "over" else None
+            db.execute("UPDATE tables SET status = ?, finished = ? WHERE id = ?",
+                       (write.status, finished, write.table_id))
+        if write.clear_ready:
+            db.execute("UPDATE tables SET ready = '[]' WHERE id = ?", (write.table_id,))
+
+    def set_ready(self, table_id: str, seats: Iterable[int]) -> None:
+        """The seats that asked for the next round (kept across a restart)."""
         with self._transaction() as db:
-            db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (rematch_id, table_id))
+            db.execute("UPDATE tables SET ready = ? WHERE id = ?",
+                       (json.dumps(sorted(seats)), table_id))
+
+    def delete(self, table_ids: Sequence[str]) -> None:
+        """Remove tables with their seats and moves."""
+        if not table_ids:
+            return
+        with self._transaction() as db:
+            for table in ("moves", "seats"):
+                db.executemany(f"DELETE FROM {table} WHERE table_id = ?",
+                               [(t,) for t in table_ids])
+            db.executemany("DELETE FROM tables WHERE id = ?", [(t,) for t in table_ids])
 
     # -- reads ----------------------------------------------------------------------------
 
     def load(self, table_id: str) -> TableRow | None:
-        row = self._db.execute("SELECT id, created, rules, status, rematch FROM tables "
-                               "WHERE id = ?", (table_id,)).fetchone()
-        if row is None:
-            return None
-        seats = [SeatRow(*r) for r in self._db.execute(
-            "SELECT seat, kind, name, bot, token_hash FROM seats WHERE table_id = ? "
-            "ORDER BY seat", (table_id,))]
-        moves = [r[0] for r in self._db.execute(
-            "SELECT move FROM moves WHERE table_id = ? ORDER BY idx", (table_id,))]
-        return TableRow(row[0], row[1], json.loads(row[2]), row[3], row[4], seats, moves)
+        """The table, or ``None``; a row that cannot be read raises :class:`StoreError`."""
+        try:
+            row = self._db.execute("SELECT id, created, rules, status, rematch, ready, "
+                                   "finished FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                return None
+            seats = [SeatRow(*r) for r in self._db.execute(
+                "SELECT seat, kind, name, bot, token_hash FROM seats WHERE table_id = ? "
+                "ORDER BY seat", (table_id,))]
+            moves = [r[0] for r in self._db.execute(
+                "SELECT move FROM moves WHERE table_id = ? ORDER BY idx", (table_id,))]
+            rules, ready = json.loads(row[2]), json.loads(row[5])
+        except (sqlite3.Error, ValueError, TypeError) as exc:
+            raise StoreError(f"table {table_id} cannot be read: {exc}") from None
+        return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6])
 
     def ids(self, statuses: Sequence[str], limit: int = -1) -> list[str]:
         """Table ids with one of ``statuses``, newest first."""
         marks = ", ".join("?" * len(statuses))
-        return [r[0] for r in self._db.execute(
-            f"SELECT id FROM tables WHERE status IN ({marks}) ORDER BY created DESC LIMIT ?",
-            (*statuses, limit))]
+        return self._read_ids(f"SELECT id FROM tables WHERE status IN ({marks}) "
+                              "ORDER BY created DESC LIMIT ?", (*statuses, limit))
+
+    def waiting_before(self, created: float) -> list[str]:
+        """Waiting tables created before ``created`` (a time as from ``time.time()``)."""
+        return self._read_ids("SELECT id FROM tables WHERE status = 'waiting' AND created < ?",
+                              (created,))
+
+    def finished_before(self, finished: float) -> list[str]:
+        """Finished tables whose match ended before ``finished`` (tables finished before
+        the time was kept count from their creation)."""
+        return self._read_ids("SELECT id FROM tables WHERE status = 'over' "
+                              "AND COALESCE(finished, created) < ?", (finished,))
+
+    def _read_ids(self, query: str, parameters: Sequence[Any]) -> list[str]:
+        try:
+            return [r[0] for r in self._db.execute(query, parameters)]
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the database {self.path}: {exc}") from None
+
+    def integrity(self) -> list[str]:
+        """What SQLite's ``quick_check`` finds wrong with the file (empty: nothing)."""
+        try:
+            found = [r[0] for r in self._db.execute("PRAGMA quick_check")]
+        except sqlite3.Error as exc:
+            return [str(exc)]
+        return [] if found == ["ok"] else found
 
 
-def _exclusive(path: Path) -> IO[bytes]:
-    """Hold an exclusive lock on ``path`` for as long as the file stays open, so that two
-    server processes never write the same tables. The OS drops it if the process dies."""
-    handle = path.open("ab")
+def _claim(path: Path, readonly: bool) -> tuple[int | None, tuple[int, int]]:
+    """Check the file before SQLite sees it, and (unless ``readonly``) hold an exclusive
+    lock on it for as long as the store is open; returns the lock's descriptor and the
+    file's (device, inode)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise StoreError(f"cannot use {path} as the database: {exc.strerror}") from None
+    if info is None and readonly:
+        raise StoreError(f"there is no database at {path}")
+    if info is not None and not os.path.isfile(path):
+        raise StoreError(f"{path} is not a file, so it cannot be the database")
+    if info is not None and info.st_size == 0:
+        raise StoreError(f"the database {path} is empty (0 bytes): its tables are gone. "
+                         "Restore it from a backup, or delete it to start with no tables")
+    if readonly:
+        assert info is not None
+        return None, (info.st_dev, info.st_ino)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot open the database {path}: {exc.strerror} "
+                         "(read-only file or directory?)") from None
     if fcntl is not None:
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            handle.close()
-            raise StoreBusyError(f"another trashcards server is using {path.with_suffix('')}"
-                                 ) from None
-    return handle
+            os.close(descriptor)
+            raise StoreBusyError(f"another trashcards server is using the database {path} "
+                                 f"(as {os.path.realpath(path)})") from None
+    info = os.fstat(descriptor)
+    return descriptor, (info.st_dev, info.st_ino)
+
+
+def _connect(path: str, readonly: bool) -> sqlite3.Connection:
+    """Open the database, check that it is a trashcards database and bring its schema up
+    to date; raises :class:`StoreError` with the reason."""
+    try:
+        if readonly:
+            db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
+                                 isolation_level=None, check_same_thread=False)
+        else:
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the database {path}: {exc}") from None
+    try:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        application = db.execute("PRAGMA application_id").fetchone()[0]
+        if (names and "tables" not in names) or application not in (0, APPLICATION_ID):
+            raise StoreError(f"{path} is a database of another program, not of trashcards")
+        if readonly:
+            return db
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.executescript(_SCHEMA)
+        columns = {r[1] for r in db.execute("PRAGMA table_info(tables)")}
+        for column, definition in _ADDED_COLUMNS.items():
+            if column not in columns:
+                db.execute(f"ALTER TABLE tables ADD COLUMN {column} {definition}")
+    except sqlite3.OperationalError as exc:  # cannot write, cannot lock, cannot open
+        db.close()
+        raise StoreError(f"cannot use the database {path}: {exc} (is the file or its "
+                         "directory read-only, or the disk full?)") from None
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise StoreError(f"the database {path} cannot be read: {exc} (a damaged or "
+                         "truncated file, or not a database: restore it from a backup)"
+                         ) from None
+    except StoreError:
+        db.close()
+        raise
+    return db

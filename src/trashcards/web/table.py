@@ -3,9 +3,13 @@
 Every change to a table happens with :attr:`Table.lock` held, in this order: the engine
 checks the move (:func:`trashcards.engine.apply`), the chance moves it makes due are
 drawn, all of them are committed to the database in one transaction, and only then is
-anything sent — to each connection, the view of its own seat (spectators: the public
-view) and the events of those moves. Bots act through the same path as people, from a
-task that waits a short, human-feeling moment first.
+anything changed in memory or sent — to each connection, the view of its own seat
+(spectators: the public view) and the events of those moves. Bots act through the same
+path as people, from a task that waits a short, human-feeling moment first.
+
+When the database cannot be written (read-only, disk full), nothing changes: a person's
+move is answered with a ``storage_error`` error, and bots and the round timer try again
+with a growing pause until the storage works again.
 """
 
 from __future__ import annotations
@@ -16,31 +20,79 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action, Move, parse_action, parse_move
 from ..bots import Bot, make_bot
 from ..chance import sample_chance
 from ..engine import apply, chance_due
-from ..errors import IllegalActionError, NotationError
+from ..errors import IllegalActionError, NotationError, RecordFormatError
 from ..events import Event, event_to_json
+from ..names import NameRefusedError, check_name
 from ..record import Entry, Record
 from ..rules import Rules
 from ..state import Phase, State, new_match
 from ..statejson import view_json
 from ..views import view
 from .commits import Committer
-from .connection import Connection, dumps
+from .connection import Close, Connection, dumps
 from .protocol import Act, Join, NextRound, ProtocolError, RematchRequest
 from .settings import Settings
-from .store import SeatRow, Store, hash_token
+from .store import MoveWrite, SeatRow, Store, WriteError, hash_token
 
-__all__ = ["Table"]
+__all__ = ["Table", "storage_error", "unique_name", "valid_name"]
 
 log = logging.getLogger(__name__)
 
-#: Creates the rematch table of a finished one; returns its id.
+#: Creates the rematch table of a finished one (and records it as the rematch of the
+#: finished one); returns its id.
 RematchMaker = Callable[["Table"], Awaitable[str]]
+
+
+#: Seconds after which a client may try again when the storage failed.
+STORAGE_RETRY = 5.0
+
+
+def storage_error(exc: WriteError) -> ProtocolError:
+    """What a client hears when its request could not be saved."""
+    return ProtocolError("storage_error", "the server could not save this, so nothing "
+                                          f"changed: try again in a moment ({exc})",
+                         retry_after=STORAGE_RETRY)
+
+
+def valid_name(name: str) -> str:
+    """A name people chose, checked (:func:`trashcards.names.check_name`); raises
+    :class:`ProtocolError` ``bad_name``."""
+    try:
+        return check_name(name)
+    except NameRefusedError as exc:
+        raise ProtocolError("bad_name", str(exc)) from None
+
+
+def unique_name(name: str, taken: Sequence[str | None]) -> str:
+    """``name``, or ``name 2``, ``name 3`` … if another seat has it (ignoring case): for
+    the names the server gives."""
+    used = {t.casefold() for t in taken if t}
+    candidate, number = name, 1
+    while candidate.casefold() in used:
+        number += 1
+        candidate = f"{name} {number}"
+    return candidate
+
+
+@dataclass
+class _Advance:
+    """Moves applied in memory only, not yet committed: the state after them, their
+    record texts and their events as JSON text."""
+
+    state: State
+    entries: list[str]
+    texts: list[str]
+
+    @property
+    def status(self) -> str:
+        return "over" if self.state.phase is Phase.MATCH_OVER else "playing"
 
 
 class Table:
@@ -49,7 +101,7 @@ class Table:
 
     def __init__(self, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
                  rematch: str | None, settings: Settings, store: Store,
-                 committer: Committer) -> None:
+                 committer: Committer, ready: Sequence[int] = ()) -> None:
         self.id = table_id
         self.rules = rules
         self.seats = seats
@@ -65,7 +117,7 @@ class Table:
         #: are not tracked by the garbage collector, so long games cost no GC pauses)
         self.move_events: list[str] = []
         self.conns: set[Connection] = set()
-        self.ready: set[int] = set()
+        self.ready: set[int] = set(ready)
         self.rng = settings.chance_rng(table_id)
         self.bots: dict[int, Bot] = {
             s.seat: make_bot(s.bot or "greedy", settings.bot_rng(table_id, s.seat))
@@ -78,11 +130,13 @@ class Table:
     @classmethod
     def restore(cls, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
                 rematch: str | None, moves: Sequence[str], settings: Settings,
-                store: Store, committer: Committer) -> Table:
-        """A stored table, its match rebuilt by replaying its record."""
-        table = cls(table_id, rules, seats, status, rematch, settings, store, committer)
+                store: Store, committer: Committer, ready: Sequence[int] = ()) -> Table:
+        """A stored table, its match rebuilt by replaying its record. Raises what the
+        record breaks (a ``TrashError``) or what the row lacks."""
+        table = cls(table_id, rules, seats, status, rematch, settings, store, committer,
+                    ready)
         if moves:
-            entries = tuple(Entry(*parse_move(text)) for text in moves)
+            entries = tuple(_entry(index, text) for index, text in enumerate(moves))
             record = Record(rules, tuple(s.name or "" for s in seats), entries)
             state = new_match(rules, record.players)
             for state, events in record.steps():  # noqa: B007 - keep the last state
@@ -140,9 +194,10 @@ class Table:
     # -- seats (HTTP) ----------------------------------------------------------------------
 
     async def take_seat(self, name: str | None, seat: int | None) -> tuple[int, str, str]:
-        """Claim an open seat; returns (seat, token, name). Starts the match when it was
-        the last open seat. Raises :class:`ProtocolError` (``seat_taken``,
-        ``no_open_seat``)."""
+        """Claim an open seat; returns (seat, token, name). When it was the last open
+        seat the match starts: the seat and the first moves are written in one
+        transaction. Raises :class:`ProtocolError` (``seat_taken``, ``no_open_seat``,
+        ``bad_name``, ``name_taken``, ``storage_error``)."""
         async with self.lock:
             free = [s for s in self.seats if not _taken(s)]
             if seat is None:
@@ -156,23 +211,61 @@ class Table:
                 row = found[0]
                 if _taken(row):
                     raise ProtocolError("seat_taken", f"seat {seat} is taken")
-            token = secrets.token_urlsafe(24)
-            row.name = name or row.name or f"Player {row.seat + 1}"
-            row.token_hash = hash_token(token)
-            self.store.take_seat(self.id, row.seat, row.name, row.token_hash)
-            if all(_taken(s) for s in self.seats):
-                await self.start()
+            others = [s.name for s in self.seats if s is not row]
+            if name is not None:
+                chosen = valid_name(name)
+                if unique_name(chosen, others) != chosen:
+                    raise ProtocolError("name_taken", f"another seat at this table is called "
+                                                      f"{chosen!r}: choose another name")
             else:
+                chosen = unique_name(row.name or f"Player {row.seat + 1}", others)
+            token = secrets.token_urlsafe(24)
+            digest = hash_token(token)
+            last = len(free) == 1 and row is free[0]
+            opening = self._opening({**self._names(), row.seat: chosen}) if last else None
+            try:
+                await self.committer.write(
+                    self.store.take_seat, self.id, row.seat, chosen, digest,
+                    opening.entries if opening else (), "playing" if opening else None)
+            except WriteError as exc:
+                raise storage_error(exc) from None
+            row.name, row.token_hash = chosen, digest
+            if opening is None:
                 self._broadcast_table()
-            return row.seat, token, row.name
+            else:
+                self.status = "playing"
+                self._broadcast_table()
+                self._publish(opening)
+            return row.seat, token, chosen
+
+    def _names(self) -> dict[int, str]:
+        return {s.seat: s.name or "" for s in self.seats}
+
+    def _opening(self, names: dict[int, str] | None = None) -> _Advance:
+        """The cut and the first deal, in memory (every seat taken)."""
+        names = names or self._names()
+        state = new_match(self.rules, tuple(names[s.seat] for s in self.seats))
+        return self._advance(state, None, None)
+
+    def opening_moves(self) -> _Advance:
+        """For a new table whose every seat is taken: the moves it starts with (the
+        hub writes them with the table, then calls :meth:`opened`)."""
+        return self._opening()
+
+    def opened(self, opening: _Advance) -> None:
+        """The new table and its opening moves are written: play on."""
+        self.status = "playing"
+        self._publish(opening)
 
     async def start(self) -> None:
-        """Begin the match: the cut and the first deal (lock held, every seat taken)."""
+        """Begin the match of a stored table whose seats were all taken before the server
+        stopped (lock held): the cut and the first deal."""
         assert self.state is None
+        opening = self._opening()
+        await self.committer.add_moves(MoveWrite(self.id, 0, opening.entries, "playing"))
         self.status = "playing"
-        self.state = new_match(self.rules, tuple(s.name or "" for s in self.seats))
         self._broadcast_table()
-        await self._step(None, None)
+        self._publish(opening)
 
     # -- messages -------------------------------------------------------------------------
 
@@ -193,11 +286,22 @@ class Table:
                     await self._act(conn, message)
                 else:
                     await self._next_round(message)
+            except WriteError as exc:
+                log.warning("table %s: a %s could not be saved: %s", self.id,
+                            message.type, exc)
+                error = storage_error(exc)
+                conn.error(error.code, error.message, error.retry_after)
             except ProtocolError as exc:
-                conn.error(exc.code, exc.message)
+                conn.error(exc.code, exc.message, exc.retry_after)
 
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
+
+    def close_connections(self, close: Close) -> None:
+        """Close every connection (the table expired or was purged)."""
+        for conn in list(self.conns):
+            conn.close(close)
+        self.conns.clear()
 
     def _join(self, conn: Connection, message: Join) -> None:
         seats: list[int] = []
@@ -212,8 +316,9 @@ class Table:
         self.conns.add(conn)
         conn.send_json({"type": "joined", "table_id": self.id, "seats": seats,
                         "version": self.version, "table": self.info()})
-        if self.state is None:
-            return
+        if self.state is None or conn.caught_up == self.version:
+            return  # nothing to show yet, or this connection was caught up at this version
+        conn.caught_up = self.version
         since = message.version
         if since is None or not 0 <= since < self.version \
                 or self.version - since > self.settings.max_catchup:
@@ -254,9 +359,13 @@ class Table:
         state = self._started()
         if state.phase is not Phase.ROUND_OVER:
             raise ProtocolError("bad_phase", "the round is not over")
-        self.ready.add(seat)
-        if set(self.humans) <= self.ready:
+        ready = self.ready | {seat}
+        if set(self.humans) <= ready:
             await self._deal()
+        elif ready != self.ready:
+            await self.committer.write(self.store.set_ready, self.id, ready)
+            self.ready = ready
+            self._broadcast_table()
         else:
             self._broadcast_table()
 
@@ -273,8 +382,11 @@ class Table:
                 conn.error(exc.code, exc.message)
                 return
             if self.rematch_id is None:
-                self.rematch_id = await make_rematch(self)
-                self.store.set_rematch(self.id, self.rematch_id)
+                try:
+                    self.rematch_id = await make_rematch(self)
+                except ProtocolError as exc:  # storage_error: nothing was made
+                    conn.error(exc.code, exc.message, exc.retry_after)
+                    return
                 self._broadcast_table()
             text = dumps({"type": "rematch", "table_id": self.rematch_id,
                           "url": f"/t/{self.rematch_id}"})
@@ -288,12 +400,11 @@ class Table:
 
     # -- the one writer ---------------------------------------------------------------------
 
-    async def _step(self, first: Move | None, seat: int | None, deal: bool = False) -> None:
+    def _advance(self, state: State, first: Move | None, seat: int | None,
+                 deal: bool = False) -> _Advance:
         """Apply ``first`` (checked by the engine), then every chance move it makes due
-        (the next round's deal only with ``deal``); commit them all; then send. Lock held.
-        Raises :class:`IllegalActionError`, nothing changed, if ``first`` is illegal."""
-        state = self.state
-        assert state is not None
+        (the next round's deal only with ``deal``), in memory only. Raises
+        :class:`IllegalActionError` if ``first`` is illegal."""
         entries: list[str] = []
         batches: list[tuple[Event, ...]] = []
         if first is not None:
@@ -306,24 +417,37 @@ class Table:
             state, events = apply(state, move)
             entries.append(str(move))
             batches.append(events)
-        if not entries:
+        return _Advance(state, entries, [_events_text(batch) for batch in batches])
+
+    async def _step(self, first: Move | None, seat: int | None, deal: bool = False) -> None:
+        """Apply a move and the chance moves it makes due; commit them all; then change
+        the table and send (lock held). Raises :class:`IllegalActionError` or
+        :class:`WriteError`, and then nothing changed."""
+        assert self.state is not None
+        advance = self._advance(self.state, first, seat, deal)
+        if not advance.entries:
             return
-        status = "over" if state.phase is Phase.MATCH_OVER else "playing"
+        status = advance.status
         start = self.version
-        await self.committer.add_moves(
-            self.id, start, entries, status=status if status != self.status or start == 0 else None)
-        self.status = status
-        self.state = state
-        self.moves.extend(entries)
-        texts = [_events_text(batch) for batch in batches]
-        self.move_events.extend(texts)
-        if state.phase is not Phase.ROUND_OVER:
+        clear = bool(self.ready) and advance.state.phase is not Phase.ROUND_OVER
+        await self.committer.add_moves(MoveWrite(
+            self.id, start, advance.entries,
+            status if status != self.status or start == 0 else None, clear_ready=clear))
+        self._publish(advance)
+
+    def _publish(self, advance: _Advance) -> None:
+        """Committed moves: the table takes them and every connection hears of them."""
+        start = self.version
+        self.status = advance.status
+        self.state = advance.state
+        self.moves.extend(advance.entries)
+        self.move_events.extend(advance.texts)
+        if advance.state.phase is not Phase.ROUND_OVER:
             self.ready.clear()
-        self._broadcast_events(start, _joined(texts))
+        self._broadcast_events(start, _joined(advance.texts))
         self.schedule()
 
     async def _deal(self) -> None:
-        self.ready.clear()
         await self._step(None, None, deal=True)
 
     def schedule(self) -> None:
@@ -343,9 +467,11 @@ class Table:
                 delay += self._jitter.uniform(0, self.settings.bot_jitter)
             self._task = asyncio.create_task(self._after(delay, state.to_act, self.version))
 
-    async def _after(self, delay: float, bot_seat: int | None, version: int) -> None:
+    async def _after(self, delay: float, bot_seat: int | None, version: int,
+                     failures: int = 0) -> None:
         """After ``delay``, if the table is still at ``version``: the bot of ``bot_seat``
-        moves, or (``None``) the next round is dealt."""
+        moves, or (``None``) the next round is dealt. If the move cannot be saved, try
+        again later (after a pause that doubles up to ``retry_max``)."""
         await asyncio.sleep(delay)
         async with self.lock:
             state = self.state
@@ -358,6 +484,14 @@ class Table:
                 elif state.to_act == bot_seat:
                     action = self.bots[bot_seat].choose(view(state, bot_seat))
                     await self._step(action, bot_seat)
+            except WriteError as exc:
+                settings = self.settings
+                pause = min(settings.retry_max,
+                            settings.write_backoff * 2 ** (settings.write_retries + failures + 1))
+                log.warning("table %s: an automatic move could not be saved (%s); trying "
+                            "again in %.2f s", self.id, exc, pause)
+                self._task = asyncio.create_task(
+                    self._after(pause, bot_seat, version, failures + 1))
             except Exception:  # a bug must not kill the table silently
                 log.exception("table %s: automatic move failed", self.id)
 
@@ -393,6 +527,14 @@ class Table:
         text = dumps({"type": "table", "table": self.info()})
         for conn in self.conns:
             conn.send(text)
+
+
+def _entry(index: int, text: str) -> Entry:
+    """Move ``index`` of a stored record; raises :class:`RecordFormatError` naming it."""
+    try:
+        return Entry(*parse_move(text))
+    except NotationError as exc:
+        raise RecordFormatError(str(exc), index, text) from None
 
 
 def _taken(seat: SeatRow) -> bool:

@@ -1,0 +1,84 @@
+"""``trashcards export``: save the game records of a server's database as files, e.g.
+before finished tables are purged (``serve --retention``)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import click
+
+__all__ = ["export"]
+
+#: What a table id may look like to become part of a file name.
+_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+@click.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The server's SQLite database [default: the one 'trashcards serve' uses].")
+@click.option("--unfinished", is_flag=True,
+              help="Also tables still playing or waiting: their records stop before the "
+                   "current round's deal, as the browser's download does.")
+@click.option("--table", "tables", multiple=True, metavar="ID",
+              help="Only this table (repeatable).")
+def export(directory: Path, db: Path | None, unfinished: bool, tables: tuple[str, ...]) -> None:
+    """Write the record of every finished table to DIRECTORY as trash-ID.trash.json.
+
+    Reads the database only, so it may run while the server does. Exit status 1 if a
+    table could not be exported (it is named, with the reason).
+    """
+    try:
+        from rich.progress import track
+
+        from ..names import printable
+        from ..web import Settings, default_db_path
+        from ..web.hub import Hub
+        from ..web.store import Store, StoreError
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise click.ClickException(f"export needs the web extra: pip install "
+                                   f"'trashcards[web]' ({exc})") from None
+    settings = Settings(db_path=db or default_db_path())
+    try:
+        store = Store(settings.db_path, readonly=True)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    failed = 0
+    written = 0
+    try:
+        statuses = ("over", "playing", "waiting") if unfinished else ("over",)
+        ids = list(tables) or store.ids(statuses)
+        directory.mkdir(parents=True, exist_ok=True)
+        hub = Hub(settings, store)
+        for table_id in track(ids, description="Exporting", transient=True,
+                              disable=len(ids) < 50):
+            table = hub.get(table_id) if _SAFE_ID.fullmatch(table_id) else None
+            if table is None:
+                failed += 1
+                reason = hub.quarantined.get(table_id, "there is no such table")
+                click.echo(f"{printable(table_id)}: not exported: {printable(reason)}", err=True)
+                continue
+            hub.tables.pop(table_id, None)
+            if table.status != "over" and not unfinished:
+                failed += 1
+                click.echo(f"{printable(table_id)}: not exported: not finished "
+                           "(--unfinished exports it)", err=True)
+                continue
+            record, _complete = table.record()
+            path = directory / f"trash-{table_id}.trash.json"
+            try:
+                record.dump(path)
+            except (OSError, UnicodeError) as exc:
+                failed += 1
+                click.echo(f"{printable(table_id)}: not exported: {exc}", err=True)
+                continue
+            written += 1
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        store.close()
+    click.echo(f"exported {written} record(s) to {directory}"
+               + (f"; {failed} not exported" if failed else ""))
+    sys.exit(1 if failed else 0)

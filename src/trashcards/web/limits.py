@@ -1,0 +1,109 @@
+"""Rate limits and caps: a token bucket, the same per client address, and a count of
+open connections per address (docs/protocol.md, "Limits").
+
+An *address* is the TCP peer's IP address as the ASGI server reports it. Every structure
+here is bounded: an address whose bucket is full again is forgotten, and at most
+``max_addresses`` are tracked (the idlest are forgotten first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+__all__ = ["AddressLimiter", "ConnectionCounter", "TokenBucket"]
+
+#: Addresses tracked by one limiter before the idlest are forgotten.
+MAX_ADDRESSES: Final = 50_000
+
+
+class TokenBucket:
+    """At most ``rate`` events per second on average, ``burst`` at once."""
+
+    __slots__ = ("_burst", "_clock", "_last", "_rate", "_tokens")
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
+        self._rate = rate
+        self._burst = float(max(burst, 1))
+        self._clock = clock
+        self._tokens = self._burst
+        self._last = clock()
+
+    def _refill(self) -> float:
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        return self._tokens
+
+    def take(self) -> bool:
+        return self.wait() == 0.0
+
+    def wait(self) -> float:
+        """Take one token and return 0.0, or return the seconds until one is there (and
+        take nothing)."""
+        if self._refill() >= 1.0:
+            self._tokens -= 1.0
+            return 0.0
+        return (1.0 - self._tokens) / self._rate if self._rate > 0 else float("inf")
+
+    @property
+    def full(self) -> bool:
+        return self._refill() >= self._burst
+
+
+class AddressLimiter:
+    """One :class:`TokenBucket` per client address."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float],
+                 max_addresses: int = MAX_ADDRESSES) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._clock = clock
+        self._max = max_addresses
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def wait(self, address: str) -> float:
+        """0.0 if ``address`` may go on now (a token is taken), else the seconds to wait."""
+        bucket = self._buckets.pop(address, None)
+        if bucket is None:
+            if len(self._buckets) >= self._max:
+                self._forget()
+            bucket = TokenBucket(self._rate, self._burst, self._clock)
+        self._buckets[address] = bucket  # most recently used last
+        return bucket.wait()
+
+    def _forget(self) -> None:
+        for address in [a for a, b in self._buckets.items() if b.full]:
+            del self._buckets[address]
+        while len(self._buckets) >= self._max:
+            del self._buckets[next(iter(self._buckets))]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+class ConnectionCounter:
+    """Open connections per address, at most ``cap`` each."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._open: dict[str, int] = {}
+
+    def open(self, address: str) -> bool:
+        """Count one more connection from ``address``; ``False`` (and nothing counted) if
+        it already has ``cap``."""
+        count = self._open.get(address, 0)
+        if count >= self.cap:
+            return False
+        self._open[address] = count + 1
+        return True
+
+    def close(self, address: str) -> None:
+        count = self._open.get(address, 0) - 1
+        if count > 0:
+            self._open[address] = count
+        else:
+            self._open.pop(address, None)
+
+    def count(self, address: str) -> int:
+        return self._open.get(address, 0)

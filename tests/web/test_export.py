@@ -1,0 +1,62 @@
+"""``trashcards export``: the records of a server's tables as files, read from the
+database without disturbing the server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+from webtools import Socket, create, make_settings
+
+from trashcards.cli.export import export
+from trashcards.record import load
+from trashcards.web import create_app
+
+
+def _tables(db: Path) -> tuple[str, str]:
+    """A finished bot match and a match still being played."""
+    with TestClient(create_app(make_settings(db))) as client:
+        done = create(client, [{"kind": "bot"}, {"kind": "bot"}],
+                      {"preset": "classic", "start_size": 2})["table_id"]
+        with client.websocket_connect(f"/ws/{done}") as ws:
+            sock = Socket(ws)
+            sock.join([], version=0)
+            while sock.recv()["state"]["phase"] != "match_over":
+                pass
+        going = create(client, [{"kind": "me", "name": "Ana"},
+                                {"kind": "hotseat", "name": "Bo"}])["table_id"]
+    return done, going
+
+
+def test_export_writes_finished_tables_and_with_unfinished_the_partial_others(
+        tmp_path: Path) -> None:
+    db = tmp_path / "e.sqlite3"
+    done, going = _tables(db)
+    runner = CliRunner()
+    result = runner.invoke(export, [str(tmp_path / "a"), "--db", str(db)])
+    assert (result.exit_code, sorted(p.name for p in (tmp_path / "a").iterdir())) == \
+        (0, [f"trash-{done}.trash.json"])
+    result = runner.invoke(export, [str(tmp_path / "b"), "--db", str(db), "--unfinished"])
+    assert result.exit_code == 0, result.output
+    partial = load(tmp_path / "b" / f"trash-{going}.trash.json")
+    assert [str(m).split()[0] for m in partial.moves] == ["dealer"]  # no deck: hidden cards
+    result = runner.invoke(export, [str(tmp_path / "c"), "--db", str(db), "--table", going,
+                                    "--table", "../../escape", "--table", done])
+    assert result.exit_code == 1
+    assert "not finished" in result.output
+    assert "../../escape: not exported" in result.output
+    assert [p.name for p in (tmp_path / "c").iterdir()] == [f"trash-{done}.trash.json"]
+    assert not (tmp_path / "escape").exists()
+
+
+def test_export_runs_beside_the_server_and_needs_a_database(tmp_path: Path) -> None:
+    db = tmp_path / "e.sqlite3"
+    done, _going = _tables(db)
+    with TestClient(create_app(make_settings(db))):  # the server holds the database
+        result = CliRunner().invoke(export, [str(tmp_path / "out"), "--db", str(db)])
+        assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / f"trash-{done}.trash.json").exists()
+    missing = CliRunner().invoke(export, [str(tmp_path / "x"), "--db", str(tmp_path / "no")])
+    assert missing.exit_code == 1
+    assert "there is no database" in missing.output
