@@ -15,7 +15,7 @@ with common random numbers (:mod:`.evaluate`), and the outcomes become win chanc
 * :mod:`.solver` — exact optimal play for small boards (two players, one round).
 
 Layering: this package uses the core, the bots, the simulators and the lab's statistics
-(:mod:`trashcards.lab.stats`); the front ends and the lab's ``skill`` and ``tips``
+(:mod:`trashcards.estimates`); the front ends and the lab's ``skill`` and ``tips``
 experiments use it. Nothing below it imports it (the bots registry reaches ``expert``
 through a lazy factory, see :mod:`trashcards.bots`).
 """

@@ -35,7 +35,7 @@ from typing import Final, Literal
 from ..actions import Action
 from ..deals import sample_state
 from ..engine import apply
-from ..lab.stats import Estimate, proportion, t975
+from ..estimates import Estimate, proportion, t975
 from ..state import Phase, State
 from ..views import View
 from .odds import MatchOdds, OddsUnavailableError, match_odds

@@ -19,7 +19,6 @@ from ..rules import Rules
 from ..sim.runner import Runner
 from ..simulation import SimStats
 from .report import Report, fmt_count
-from .stats import merged
 
 __all__ = ["BATCHES", "Experiment", "Job", "Results", "Settings", "Tracker", "run_experiment"]
 
@@ -169,3 +168,11 @@ def _settings_text(experiment: Experiment, settings: Settings, results: Results)
         "of consecutive matches, since the rounds of one match are not independent). Every "
         "table uses the same seed, so tables share their random streams. Reproduce with "
         f"`{settings.command()}`.")
+
+
+def merged(batches: Sequence[SimStats]) -> SimStats:
+    """The totals of a run given by batches."""
+    total = SimStats(batches[0].players)
+    for batch in batches:
+        total = total + batch
+    return total

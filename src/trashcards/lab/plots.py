@@ -10,7 +10,7 @@ from typing import Any
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .stats import Estimate
+from ..estimates import Estimate
 
 __all__ = ["bar_chart", "distribution_chart", "heatmap", "interval_chart", "line_chart"]
 

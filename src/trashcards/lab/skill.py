@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from itertools import combinations, pairwise
 from typing import Any
 
+from ..estimates import Estimate, proportion, ratio_over_batches, t975
 from ..rules import Rules
 from .duels import duel_table
 from .elo import fit_elo
 from .experiment import Experiment, Job, Results, Settings
 from .plots import bar_chart, interval_chart
 from .report import Report, fmt_count, fmt_pct, fmt_pp
-from .stats import Estimate, proportion, ratio_over_batches, t975
 
 __all__ = ["EXPERIMENT", "LEVELS", "REGRET_BOTS", "REGRET_SIZES"]
 

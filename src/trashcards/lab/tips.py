@@ -22,13 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..estimates import Estimate, proportion
 from ..rules import Rules
 from ..sim.tables import BOT_CODES
 from .duels import duel_table
 from .experiment import Experiment, Job, Results, Settings
 from .plots import bar_chart
 from .report import Report, fmt_count, fmt_pct
-from .stats import Estimate, proportion
 
 __all__ = ["EXPERIMENT", "TIPS"]
 

@@ -1,4 +1,5 @@
-"""Estimates with 95 % confidence intervals, computed from streamed totals.
+"""Estimates with 95 % confidence intervals, computed from streamed totals (used by the
+lab, the AI's evaluations and the command line).
 
 Three kinds of figure and how their intervals are made:
 
@@ -18,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..simulation import SimStats, wilson_interval
+from .simulation import wilson_interval
 
 __all__ = [
     "Estimate",
@@ -26,7 +27,6 @@ __all__ = [
     "difference",
     "hist_summary",
     "mean_of_hist",
-    "merged",
     "proportion",
     "ratio_over_batches",
     "shifted",
@@ -167,11 +167,3 @@ def hist_summary(hist: Mapping[int, int]) -> HistSummary:
 
     return HistSummary(n, mean, math.sqrt(var), items[0][0], quantile(0.1), quantile(0.5),
                        quantile(0.9), items[-1][0])
-
-
-def merged(batches: Sequence[SimStats]) -> SimStats:
-    """The totals of a run given by batches."""
-    total = SimStats(batches[0].players)
-    for batch in batches:
-        total = total + batch
-    return total
