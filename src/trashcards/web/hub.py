@@ -13,6 +13,7 @@ from ..bots import BOTS
 from ..errors import TrashError
 from ..names import printable
 from ..rules import Rules
+from .advice import Advisor
 from .commits import Committer
 from .connection import Close
 from .protocol import CreateTable, ProtocolError
@@ -20,12 +21,18 @@ from .settings import Settings
 from .store import SeatRow, Store, StoreError, WriteError, hash_token
 from .table import Table, storage_error, unique_name, valid_name
 
-__all__ = ["Hub"]
+__all__ = ["Hub", "default_hints"]
 
 log = logging.getLogger(__name__)
 
 #: The close of the connections of a table that expired or was purged.
 GONE = Close(4404, "the table is gone (expired)")
+
+
+def default_hints(seats: list[SeatRow]) -> bool:
+    """Whether a table allows hints unless its creator says: yes against the computer or
+    on one device (no seat open to others), no for a table with open seats."""
+    return all(s.kind != "open" for s in seats)
 
 
 class Hub:
@@ -35,6 +42,8 @@ class Hub:
         self.settings = settings
         self.store = store
         self.committer = Committer(store, settings.write_retries, settings.write_backoff)
+        #: the worker threads of hints, win chances, reviews and expert bots
+        self.advisor = Advisor(settings.ai_workers, settings.ai_queue)
         self.tables: dict[str, Table] = {}
         #: tables whose stored record cannot be replayed, with the reason: left out
         self.quarantined: dict[str, str] = {}
@@ -50,9 +59,10 @@ class Hub:
             row = self.store.load(table_id)
             if row is None:
                 return None
+            hints = row.hints if row.hints is not None else default_hints(row.seats)
             table = Table.restore(row.id, Rules.from_dict(row.rules), row.seats, row.status,
                                   row.rematch, row.moves, self.settings, self.store,
-                                  self.committer, row.ready)
+                                  self.committer, self.advisor, row.ready, hints)
         except Exception as exc:  # any bad row: leave this table out, keep the server up
             reason = f"{type(exc).__name__}: {exc}"
             self.quarantined[table_id] = reason
@@ -144,6 +154,7 @@ class Hub:
             self._sweeper.cancel()
         for table in self.tables.values():
             table.cancel()
+        self.advisor.close()
 
     async def create(self, spec: CreateTable) -> tuple[Table, list[dict[str, Any]]]:
         """A new table from ``POST /api/tables``; returns it and the creator's seats with
@@ -181,29 +192,30 @@ class Hub:
                 seats.append(SeatRow(number, seat.kind, name, None, hash_token(token)))
                 mine.append({"seat": number, "token": token, "name": name})
             names[number] = name
-        table = await self._open(rules, seats)
+        hints = spec.hints if spec.hints is not None else default_hints(seats)
+        table = await self._open(rules, seats, hints)
         return table, mine
 
     async def rematch(self, old: Table) -> str:
         """A new table with the seats (kinds, names, bots, tokens) and rules of ``old``,
         written together with ``old``'s link to it."""
         seats = [SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in old.seats]
-        return (await self._open(old.rules, seats, rematch_of=old.id)).id
+        return (await self._open(old.rules, seats, old.hints, rematch_of=old.id)).id
 
-    async def _open(self, rules: Rules, seats: list[SeatRow],
+    async def _open(self, rules: Rules, seats: list[SeatRow], hints: bool,
                     rematch_of: str | None = None) -> Table:
         table_id = self.settings.new_id()
         while table_id in self.tables or self.store.load(table_id) is not None:
             table_id = self.settings.new_id()
         table = Table(table_id, rules, seats, "waiting", None, self.settings, self.store,
-                      self.committer)
+                      self.committer, self.advisor, hints=hints)
         starts = all(s.kind != "open" for s in seats)
         opening = table.opening_moves() if starts else None
         try:
             await self.committer.write(
                 self.store.create_table, table_id, rules.to_dict(), seats,
                 "playing" if opening else "waiting", opening.entries if opening else (),
-                rematch_of)
+                rematch_of, hints)
         except WriteError as exc:
             raise storage_error(exc) from None
         self.tables[table_id] = table

@@ -59,7 +59,8 @@ CREATE TABLE IF NOT EXISTS tables (
     status TEXT NOT NULL,
     rematch TEXT,
     ready TEXT NOT NULL DEFAULT '[]',
-    finished REAL
+    finished REAL,
+    hints INTEGER
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -80,7 +81,8 @@ CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created);
 CREATE INDEX IF NOT EXISTS seats_token ON seats(token_hash);
 """
 #: Columns added since the first schema, with their definitions (added on open).
-_ADDED_COLUMNS: Final = {"ready": "TEXT NOT NULL DEFAULT '[]'", "finished": "REAL"}
+_ADDED_COLUMNS: Final = {"ready": "TEXT NOT NULL DEFAULT '[]'", "finished": "REAL",
+                         "hints": "INTEGER"}
 
 
 def hash_token(token: str) -> str:
@@ -113,6 +115,8 @@ class TableRow:
     #: seats that asked for the next round during the current pause
     ready: list[int] = field(default_factory=list)
     finished: float | None = None
+    #: whether the seats may ask for hints (``None``: a table stored before the option)
+    hints: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -209,12 +213,13 @@ class Store:
 
     def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                      status: str, moves: Sequence[str] = (),
-                     rematch_of: str | None = None) -> None:
+                     rematch_of: str | None = None, hints: bool = False) -> None:
         """A new table with its seats (and its first moves if it starts at once); with
         ``rematch_of``, that table's rematch is set to it in the same transaction."""
         with self._transaction() as db:
-            db.execute("INSERT INTO tables (id, created, rules, status) VALUES (?, ?, ?, ?)",
-                       (table_id, self.clock(), json.dumps(rules), status))
+            db.execute("INSERT INTO tables (id, created, rules, status, hints) "
+                       "VALUES (?, ?, ?, ?, ?)",
+                       (table_id, self.clock(), json.dumps(rules), status, int(hints)))
             db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                            [(table_id, s.seat, s.kind, s.name, s.bot, s.token_hash)
                             for s in seats])
@@ -275,7 +280,8 @@ class Store:
         """The table, or ``None``; a row that cannot be read raises :class:`StoreError`."""
         try:
             row = self._db.execute("SELECT id, created, rules, status, rematch, ready, "
-                                   "finished FROM tables WHERE id = ?", (table_id,)).fetchone()
+                                   "finished, hints FROM tables WHERE id = ?",
+                                   (table_id,)).fetchone()
             if row is None:
                 return None
             seats = [SeatRow(*r) for r in self._db.execute(
@@ -286,7 +292,9 @@ class Store:
             rules, ready = json.loads(row[2]), json.loads(row[5])
         except (sqlite3.Error, ValueError, TypeError) as exc:
             raise StoreError(f"table {table_id} cannot be read: {exc}") from None
-        return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6])
+        hints = None if row[7] is None else bool(row[7])
+        return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6],
+                        hints)
 
     def ids(self, statuses: Sequence[str], limit: int = -1) -> list[str]:
         """Table ids with one of ``statuses``, newest first."""
