@@ -11,8 +11,9 @@ The AI works beside the table, in the :class:`~trashcards.web.advice.Advisor`'s 
 threads and from views only: an expert bot thinks there (the lock is not held while it
 thinks; its move is applied only if the table did not change meanwhile), a seat's hint is
 computed there on request (where the table allows hints), and after every version every
-seat's win chances are computed once and sent to everyone watching — an update still
-running when the table moves on is not sent, and the versions it missed are skipped.
+seat's win chances are computed once and sent to the spectators, and to the players
+where hints are allowed — an update still running when the table moves on is not sent,
+and the versions it missed are skipped.
 
 When the database cannot be written (read-only, disk full), nothing changes: a person's
 move is answered with a ``storage_error`` error, and bots and the round timer try again
@@ -359,9 +360,14 @@ class Table:
             conn.send(self._events_frame(since, _joined(self.move_events[since:]),
                                          conn.view_seat))
         if self._chances is not None and self._chances[0] == self.version:
-            conn.send(self._chances[1])
+            if self._chances[1] and self._sees_chances(conn):
+                conn.send(self._chances[1])
         else:
             self._update_chances()
+
+    def _sees_chances(self, conn: Connection) -> bool:
+        """Spectators always see the win chances; players where hints are allowed."""
+        return self.hints or not conn.seats
 
     def _seat_for(self, token: str) -> int:
         seat = self.seat_of(token)
@@ -444,7 +450,8 @@ class Table:
                 self._chances = (version, text)
                 if version == self.version and text:
                     for conn in self.conns:
-                        conn.send(text)
+                        if self._sees_chances(conn):
+                            conn.send(text)
         finally:
             self._chances_running = False
 
