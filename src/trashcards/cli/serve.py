@@ -132,6 +132,7 @@ def serve(host: str, port: int, db: Path | None, check: bool, bot_delay: float,
         sock.bind((host, port))
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)  # connections made while the server starts wait, not refused
     bound = sock.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown
