@@ -157,11 +157,7 @@ function chosenSeats() {
   return [...$("seat-rows").children].map((row, i) => {
     const kind = row.querySelector(".seat-kind").value;
     if (kind === "me") return { kind, name: myName || t("create.default_name", { n: i + 1 }) };
-    if (kind === "bot") {
-      const bot = row.querySelector(".seat-bot").value;
-      const name = t("bot.name", { n: i + 1, level: t(`level.${bot}`) }).slice(0, MAX_NAME);
-      return { kind, bot, name };
-    }
+    if (kind === "bot") return { kind, bot: row.querySelector(".seat-bot").value };
     if (kind === "hotseat") {
       return { kind, name: row.querySelector(".seat-name").value.trim()
         || t("create.default_name", { n: i + 1 }) };

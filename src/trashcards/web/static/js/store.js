@@ -37,6 +37,11 @@ export function addSeats(id, seats) {
   return entry;
 }
 
+/** Forget a table (it does not exist any more). */
+export function forgetTable(id) {
+  try { localStorage.removeItem(PREFIX + id); } catch { /* private mode */ }
+}
+
 export function updateTable(id, changes) {
   const entry = { ...loadTable(id), ...changes };
   saveTable(id, entry);
