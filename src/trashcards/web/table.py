@@ -190,6 +190,7 @@ class Table:
             "summary": self.rules.describe(),
             "status": self.status,
             "players": len(self.seats),
+            "decks": self.rules.deck_count(len(self.seats)),
             "open": [s.seat for s in self.seats if not _taken(s)],
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "taken": _taken(s),
                        **({"bot": s.bot} if s.kind == "bot" else {})} for s in self.seats],

@@ -27,3 +27,22 @@ export function displayName(name) {
   const level = levelName(bot.kind);
   return bot.copy > 1 ? t("bot.display_n", { level, n: bot.copy }) : t("bot.display", { level });
 }
+
+/** Characters a name may not hold (as trashcards.names refuses them): control, surrogate,
+ *  line and paragraph separators, and the bidirectional formatting characters. */
+const REFUSED = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+export const MAX_NAME = 24;
+
+/**
+ * Why a name people typed would be refused, as a message key, or null when it is fine:
+ * the server's own check (trashcards.names.check_name, and no "bot:" prefix), said in
+ * the reader's language before asking. The server still decides.
+ */
+export function nameProblem(text) {
+  const name = String(text ?? "").trim();
+  if (!name) return "name.empty";
+  if (REFUSED.test(name)) return "name.bad_char";
+  if ([...name].length > MAX_NAME) return "name.too_long";
+  if (name.toLowerCase().startsWith("bot:")) return "name.reserved";
+  return null;
+}

@@ -421,6 +421,38 @@ function renderInfo() {
   }
   if (watching || (app.state && app.seats.size === 0)) facts.push(t("info.watching"));
   $("info").textContent = facts.join(" · ");
+  renderRuleBadges();
+}
+
+/** The table's rules that change play, as badges: the wilds, the packs, the variants and
+ *  the rounds the match is played to. */
+function ruleBadges() {
+  if (!app.table) return [];
+  const badges = [];
+  const wilds = [...wildRanks()];
+  if (ruleField("jokers_per_deck", 0) > 0) wilds.push(t("rule.joker"));
+  badges.push({ kind: "wild", text: t("rule.wild", { ranks: wilds.join(" ") }) });
+  const decks = app.table.decks || 1;
+  if (decks > 1) badges.push({ kind: "packs", text: t("rule.packs", { count: decks }) });
+  if (ruleField("call_trash", false)) badges.push({ kind: "call", text: t("rule.call_trash") });
+  if (ruleField("last_chance", false)) badges.push({ kind: "lap", text: t("rule.last_chance") });
+  const rounds = ruleField("rounds_to_win", null) ?? startSize();
+  badges.push({ kind: "rounds", text: t("rule.first_to", { count: rounds }) });
+  return badges;
+}
+
+function renderRuleBadges() {
+  const box = $("rule-badges");
+  const badges = ruleBadges();
+  const key = badges.map((b) => b.text).join("|");
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...badges.map((badge) => {
+    const span = document.createElement("span");
+    span.className = `rule-badge rule-${badge.kind}`;
+    span.textContent = badge.text;
+    return span;
+  }));
 }
 
 function presetTitle() {
