@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
@@ -101,11 +102,16 @@ class Player:
                 continue
             seat = state["to_act"]
             action = self.bot.choose(view_from_json(state, self.rules))
-            self.ws.send(json.dumps({"type": "act", "token": self.tokens[seat],
-                                     "action": str(action), "version": self.version}))
+            act = json.dumps({"type": "act", "token": self.tokens[seat],
+                              "action": str(action), "version": self.version})
+            self.ws.send(act)
             before = self.version
             while self.version == before:
                 message = self._read()
+                if message["type"] == "error" and message["code"] == "rate_limited":
+                    time.sleep(float(message.get("retry_after") or 0.1))  # as a page would
+                    self.ws.send(act)
+                    continue
                 assert message["type"] != "error", message
         raise AssertionError("the state was never reached")
 
