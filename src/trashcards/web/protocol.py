@@ -223,6 +223,9 @@ class TableInfo(_Model):
     summary: str
     status: Literal["waiting", "playing", "over"]
     players: int
+    #: the packs shuffled together for this many players (the rules' ``decks``, or its
+    #: default for the table's size)
+    decks: int
     open: list[int]
     seats: list[SeatInfo]
     version: int
