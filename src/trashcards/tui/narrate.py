@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
+from ..discards import DiscardReason, discard_reason
 from ..events import (
     Called,
     Claimed,
@@ -35,7 +36,7 @@ from ..events import (
     TurnedUp,
     TurnPassed,
 )
-from ..rules import TRASH, WILD
+from ..rules import WILD
 from ..views import View
 from .scene import Scene
 
@@ -84,20 +85,17 @@ def _discard_reason(card: Card, seat: int, scene: Scene | None,
         return ": the board is complete"
     if scene is None:
         return ""
-    role = scene.rules.roles()[card]
-    if role == TRASH:
-        return f": {_RANK_NAMES.get(card.rank, 'those cards')} are trash"
-    if role == WILD:
-        return ""  # a wild is only ever discarded by choice (trash), said by the verb
-    size = scene.board_size(seat)
-    if role > size:
-        return f": a board of {size} has no slot {role}"
-    held = scene.slots[seat][role - 1]
-    if held is None:  # pragma: no cover - a playable card is never discarded by the chain
-        return ""
-    if scene.rules.roles()[held] == WILD:
-        return f", keeping the wild {card_label(held)} on slot {role}"
-    return f": slot {role} already holds {card_label(held)}"
+    why = discard_reason(scene.rules, card, scene.slots[seat])
+    match why:
+        case DiscardReason(reason="trash"):
+            return f": {_RANK_NAMES.get(card.rank, 'those cards')} are trash"
+        case DiscardReason(reason="no_slot", slot=slot, size=size):
+            return f": a board of {size} has no slot {slot}"
+        case DiscardReason(reason="kept_wild", slot=slot, held=held) if held is not None:
+            return f", keeping the wild {card_label(held)} on slot {slot}"
+        case DiscardReason(reason="taken", slot=slot, held=held) if held is not None:
+            return f": slot {slot} already holds {card_label(held)}"
+    return ""  # a wild is only ever discarded by choice (trash), said by the verb
 
 
 def event_line(event: Event, names: Sequence[str], you: int | None = None,
