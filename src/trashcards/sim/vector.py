@@ -15,6 +15,7 @@ reset` and :meth:`~VectorTables.step`, the arrays hold, per table:
 * ``reward`` (N,) float64: the values of what ended in that call (``round_values`` of
   each round's winners, then ``match_values`` of the match's winner; zeros by default);
 * ``done`` (N,) uint8: the match is over; ``winner`` (N,) int32: its winner, or -1;
+* ``illegal`` (N,) uint8, after a step: the action was not legal (see :meth:`step`);
 * ``truncated`` (N,) uint8: the match is not over but has had ``max_moves`` player
   actions (every seat's, calls included), so it stopped at the next decision.
 
@@ -94,17 +95,24 @@ class VectorTables:
         self.done = np.ones(num_tables, dtype=np.uint8)
         self.truncated = np.zeros(num_tables, dtype=np.uint8)
         self.winner = np.full(num_tables, -1, dtype=np.int32)
-        self._illegal = np.zeros(num_tables, dtype=np.uint8)
+        #: After :meth:`step`: the tables whose action was illegal.
+        self.illegal = np.zeros(num_tables, dtype=np.uint8)
         self.st[:, layout.S_PHASE] = layout.PH_MATCH_OVER  # until reset
 
     def reset(self, tables: Iterable[int], seeds: Iterable[int],
-              agent_seats: Iterable[int] | None = None) -> None:
+              agent_seats: Iterable[int] | None = None,
+              indices: Iterable[int] | None = None) -> None:
         """Tables ``tables`` start a new match each, with its seed (and agent seat), and
-        play to the agent's first decision."""
+        play to the agent's first decision. The match is match ``indices[j]`` of the run
+        with that seed (0 by default: :func:`trashcards.sim.fast.play_traced` plays it)."""
         which = np.array(list(tables), dtype=np.int64)
         keys = np.array([seed_key(s) for s in seeds], dtype=np.uint64)
         if which.shape != keys.shape:
             raise ValueError(f"{len(which)} tables need as many seeds, got {len(keys)}")
+        index = (np.zeros(which.shape, dtype=np.int64) if indices is None
+                 else np.array(list(indices), dtype=np.int64))
+        if index.shape != which.shape or (index < 0).any():
+            raise ValueError("one match index (0 or more) per table reset")
         if ((which < 0) | (which >= self.num_tables)).any():
             raise ValueError(f"tables are 0 to {self.num_tables - 1}")
         if agent_seats is not None:
@@ -114,13 +122,14 @@ class VectorTables:
                 raise ValueError("one agent seat per table reset, each a seat of the table")
             self.agent[which] = seats
         kernel.reset(self.tab, self.st, self.ky, self.table.codes, self.agent, which, keys,
-                     self.mask, self.obs, self.agent_rounds, self.other_rounds, self.reward,
+                     index, self.mask, self.obs, self.agent_rounds, self.other_rounds, self.reward,
                      self.done, self.truncated, self.winner)
 
-    def step(self, actions: npt.ArrayLike) -> None:
+    def step(self, actions: npt.ArrayLike, skip_illegal: bool = False) -> None:
         """Each table whose match goes on takes its agent's action and plays to the
         agent's next decision, the match's end or the move cap. Refuses (nothing played)
-        if any action is not legal for its table."""
+        if any action is not legal for its table; with ``skip_illegal``, plays the legal
+        ones only and marks the others in :attr:`illegal`."""
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         if acts.shape != (self.num_tables,):
             raise ValueError(f"one action per table: shape ({self.num_tables},), "
@@ -128,8 +137,9 @@ class VectorTables:
         if kernel.step(self.tab, self.st, self.ky, self.table.codes, self.agent, acts,
                        self.round_values, self.match_values, self.mask, self.obs,
                        self.agent_rounds, self.other_rounds, self.reward, self.done,
-                       self.truncated, self.winner, self._illegal):
-            bad = np.flatnonzero(self._illegal).tolist()
+                       self.truncated, self.winner, self.illegal,
+                       not skip_illegal) and not skip_illegal:
+            bad = np.flatnonzero(self.illegal).tolist()
             shown = ", ".join(f"table {i}: {int(acts[i])}" for i in bad[:8])
             raise ValueError(f"illegal actions ({shown}{' …' if len(bad) > 8 else ''}); "
                              "nothing was played")

@@ -3,17 +3,20 @@ other seats played by the kernel's bots, the agent's legal-action mask and the p
 encoding (:mod:`trashcards.public`) written after every step.
 
 Table ``i`` holds its state in row ``i`` of ``st``/``ky``. :func:`reset` deals a new match
-(match 0 of the table's seed key) and plays it to the agent's first decision;
+(match ``k`` of the table's seed key) and plays it to the agent's first decision;
 :func:`step` takes each table's action (an index in the fixed action list) and plays on
 to the agent's next decision, the match's end, or the table's move cap (``tab[T_MOVE_CAP]``
 player actions of every seat; 0: none). Both report, per table, the rounds won by the
 agent and by the others during the call, a reward made of given values of each round's
 and the match's outcome, whether the match is over or at its cap, and its winner.
+:func:`observation_batch` turns public encodings into the float observation of the
+environments (its recipe, a table of how each float is made, comes from
+:mod:`trashcards.envs.observation`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -97,7 +100,8 @@ from .layout import (
     TURNS_HIST,
 )
 
-__all__ = ["encode", "legal_mask", "reset", "step"]
+__all__ = ["OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE", "encode", "legal_mask",
+           "observation_batch", "reset", "step"]
 
 Array = npt.NDArray[Any]
 
@@ -254,14 +258,16 @@ def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array, Array]:
 
 @kjit()
 def reset(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: Array,
-          skeys: Array, mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array,
-          reward: Array, done: Array, truncated: Array, winner: Array) -> None:
-    """Tables ``tables[j]`` start match 0 of seed key ``skeys[j]`` and play to the agent's
-    first decision (or, rarely, the match's end or the move cap); they report no reward."""
+          skeys: Array, indices: Array, mask: Array, obs: Array, agent_rounds: Array,
+          other_rounds: Array, reward: Array, done: Array, truncated: Array,
+          winner: Array) -> None:
+    """Tables ``tables[j]`` start match ``indices[j]`` of seed key ``skeys[j]`` and play to
+    the agent's first decision (or, rarely, the match's end or the move cap); they report
+    no reward."""
     acc, thist, rhist, ovf, tmp, log, lp, before = _scratch()
     for j in range(tables.shape[0]):
         i = tables[j]
-        new_match(tab, st[i], ky[i], skeys[j], 0)
+        new_match(tab, st[i], ky[i], skeys[j], indices[j])
         for s in range(4):
             before[s] = 0
         run(tab, st[i], ky[i], bots, agent[i], np.int64(-1), np.int64(H_MATCH), acc, thist,
@@ -274,7 +280,7 @@ def reset(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: A
 def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: Array,
          round_values: Array, match_values: Array, mask: Array, obs: Array,
          agent_rounds: Array, other_rounds: Array, reward: Array, done: Array,
-         truncated: Array, winner: Array, illegal: Array) -> int:
+         truncated: Array, winner: Array, illegal: Array, refuse: bool) -> int:
     """Each table whose match goes on (not over, not at its move cap) takes its agent's
     action ``actions[i]`` (an index in the fixed action list) and plays to the agent's
     next decision, the match's end or the move cap.
@@ -283,9 +289,11 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
     ended during the call (``w``: the bit mask of its winners, 0 for a void round), plus
     ``match_values[agent, winner]`` if the match ended.
 
-    Every action is checked first: if any is illegal, nothing is played, ``illegal[i]``
-    marks the tables at fault and their number is returned; else 0. Tables whose match
-    is over or at its cap are left as they are and report no rounds and no reward."""
+    Every action is checked first; ``illegal[i]`` marks the tables at fault and their
+    number is returned. With ``refuse``, one illegal action means nothing is played;
+    without, only the tables at fault are left as they are (reporting no rounds and no
+    reward). Tables whose match is over or at its cap are left as they are and report no
+    rounds and no reward."""
     legal = np.zeros(ACTION_COUNT, dtype=np.uint8)
     bad = 0
     for i in range(st.shape[0]):
@@ -297,12 +305,12 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
         if a < 0 or a >= ACTION_COUNT or legal[a] == 0:
             illegal[i] = 1
             bad += 1
-    if bad:
+    if bad and refuse:
         return bad
     acc, thist, rhist, ovf, tmp, log, lp, before = _scratch()
     for i in range(st.shape[0]):
         row = st[i]
-        if row[S_PHASE] == PH_MATCH_OVER or _capped(tab, row):
+        if row[S_PHASE] == PH_MATCH_OVER or _capped(tab, row) or illegal[i]:
             agent_rounds[i] = 0
             other_rounds[i] = 0
             reward[i] = 0.0
@@ -324,4 +332,37 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
             value += match_values[seat, row[S_MATCH_WINNER]]
         _report(tab, row, seat, before, i, value, mask, obs, agent_rounds, other_rounds,
                 reward, done, truncated, winner)
-    return 0
+    return bad
+
+
+#: How :func:`observation_batch` makes a float from one number ``x`` of the encoding and
+#: the recipe's parameter ``p``: ``p`` itself, ``x == p``, ``x * p``, bit ``p`` of ``x``.
+OBS_CONSTANT: Final = 0
+OBS_EQUAL: Final = 1
+OBS_SCALE: Final = 2
+OBS_BIT: Final = 3
+
+
+@kjit()
+def observation_batch(public: Array, kinds: Array, sources: Array, params: Array,
+                      out: Array) -> None:
+    """The float observations of the public encodings ``public`` (N, 100) into ``out``
+    (N, F): float ``f`` of row ``i`` is made, by ``kinds[key, f]``, from
+    ``public[i, sources[key, f]]`` and ``params[key, f]``, where ``key`` is the row's
+    players × 4 + viewer. The recipe arrays are (20, F)."""
+    for i in range(public.shape[0]):
+        row = public[i]
+        key = row[PLAYERS] * 4 + row[VIEWER]
+        for f in range(out.shape[1]):
+            kind = kinds[key, f]
+            p = params[key, f]
+            if kind == OBS_CONSTANT:
+                out[i, f] = p
+            else:
+                x = row[sources[key, f]]
+                if kind == OBS_EQUAL:
+                    out[i, f] = 1.0 if x == p else 0.0
+                elif kind == OBS_SCALE:
+                    out[i, f] = x * p
+                else:
+                    out[i, f] = (x >> np.int64(p)) & 1
