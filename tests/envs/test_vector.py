@@ -11,21 +11,22 @@ import pytest
 
 pytest.importorskip("numba")
 
-from .games import permute_hidden  # noqa: E402
-from gymnasium.vector import AutoresetMode  # noqa: E402
+from gymnasium.vector import AutoresetMode
 
-from trashcards import Rules  # noqa: E402
-from trashcards.envs.gymnasium import ILLEGAL_REWARD, TrashEnv  # noqa: E402
-from trashcards.envs.observation import (  # noqa: E402
+from trashcards import Rules
+from trashcards.envs.gymnasium import ILLEGAL_REWARD, TrashEnv
+from trashcards.envs.observation import (
     OBSERVATION_SIZE,
     observation,
     observation_batch,
     observation_recipe,
 )
-from trashcards.envs.vector import TrashVectorEnv  # noqa: E402
-from trashcards.sim.arrays import load_state  # noqa: E402
-from trashcards.sim.kernel import vector as kernel  # noqa: E402
-from trashcards.views import view  # noqa: E402
+from trashcards.envs.vector import TrashVectorEnv
+from trashcards.sim.arrays import load_state
+from trashcards.sim.kernel import vector as kernel
+from trashcards.views import view
+
+from .games import permute_hidden
 
 CONFIGS = [
     {"opponents": ["greedy"], "preset": "standard"},
@@ -61,7 +62,8 @@ def test_the_vector_env_plays_what_the_single_env_plays_on_the_kernels_streams(c
     obs, info = vec.reset(seed=seed)
     for i, env in enumerate(singles):
         o, inf = env.reset(seed=seed + i)
-        assert (obs[i] == o).all() and (info["action_mask"][i] == inf["action_mask"]).all()
+        assert (obs[i] == o).all()
+        assert (info["action_mask"][i] == inf["action_mask"]).all()
     rng = np.random.default_rng(7)
     ended = np.zeros(n, dtype=bool)
     episodes = 0
@@ -98,8 +100,9 @@ def test_same_step_autoreset_gives_the_final_observation_and_the_next_episode():
             o, r, te, tr, _ = env.step(int(actions[i]))
             assert (rewards[i], terms[i], truncs[i]) == (r, te, tr)
             if te or tr:
-                assert info["_final_obs"][i] and (info["final_obs"][i] == o).all()
-                o, inf = env.reset()
+                assert info["_final_obs"][i]
+                assert (info["final_obs"][i] == o).all()
+                o, _inf = env.reset()
                 finals += 1
             else:
                 assert not info.get("_final_obs", np.zeros(4, bool))[i]
@@ -120,7 +123,9 @@ def test_next_step_autoreset_ignores_the_action_and_gives_no_reward():
     actions = _pick(info["action_mask"], rng)
     actions[i] = 99  # ignored
     _obs, rewards, terms, truncs, info = vec.step(actions)
-    assert rewards[i] == 0.0 and not terms[i] and not truncs[i]
+    assert rewards[i] == 0.0
+    assert not terms[i]
+    assert not truncs[i]
     assert info["action_mask"][i][0] == 1  # a new match, at the agent's draw
 
 
@@ -130,24 +135,29 @@ def test_an_illegal_action_ends_that_episode_with_the_illegal_reward():
     actions = _pick(info["action_mask"], np.random.default_rng(0))
     actions[1] = 14  # call: not in the standard rules
     _obs, rewards, terms, _truncs, info = vec.step(actions)
-    assert rewards[1] == ILLEGAL_REWARD and terms[1]
+    assert rewards[1] == ILLEGAL_REWARD
+    assert terms[1]
     assert info["illegal"].tolist() == [False, True, False]
     with pytest.raises(ValueError, match="one action per table"):
         vec.step([0, 0])
 
 
 def test_disabled_autoreset_waits_for_a_masked_reset():
-    vec = TrashVectorEnv(2, ["greedy"], preset="kids", autoreset_mode="Disabled")
+    vec = TrashVectorEnv(3, ["greedy"], preset="kids", autoreset_mode="Disabled")
     _obs, info = vec.reset(seed=0)
     rng = np.random.default_rng(3)
-    terms = np.zeros(2, dtype=bool)
+    terms = np.zeros(3, dtype=bool)
     while not terms.any():
         _obs, _r, terms, _t, info = vec.step(_pick(info["action_mask"], rng))
-    with pytest.raises(RuntimeError, match="reset"):
-        vec.step(_pick(info["action_mask"], rng))
-    _obs, info = vec.reset(options={"reset_mask": terms})
-    assert info["action_mask"][:, 0].all()
-    vec.step(_pick(info["action_mask"], rng))
+    ended = terms.copy()
+    _obs, rewards, terms, truncs, info = vec.step(_pick(info["action_mask"], rng))
+    assert terms[ended].all()
+    assert not truncs[ended].any()
+    assert not rewards[ended].any()
+    _obs, info = vec.reset(options={"reset_mask": ended})
+    assert info["action_mask"][ended, 0].all()  # new matches, at the agent's draw
+    _obs, _r, terms, _t, info = vec.step(_pick(info["action_mask"], rng))
+    assert not terms[ended].any()
 
 
 def test_the_same_seed_gives_the_same_trajectories_and_other_seeds_others():
@@ -171,9 +181,11 @@ def test_observations_lie_in_the_space_and_masks_have_shape_n_by_15():
     obs, info = vec.reset(seed=9)
     rng = np.random.default_rng(0)
     for _ in range(100):
-        assert obs.shape == (16, OBSERVATION_SIZE) and obs.dtype == np.float32
+        assert obs.shape == (16, OBSERVATION_SIZE)
+        assert obs.dtype == np.float32
         assert vec.observation_space.contains(obs)
-        assert info["action_mask"].shape == (16, 15) and info["action_mask"].dtype == np.int8
+        assert info["action_mask"].shape == (16, 15)
+        assert info["action_mask"].dtype == np.int8
         assert (info["action_mask"].astype(bool) == vec.action_masks()).all()
         obs, _r, _te, _tr, info = vec.step(_pick(info["action_mask"], rng))
 

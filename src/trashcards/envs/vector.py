@@ -17,7 +17,8 @@ public encoding of each agent's view into the observation of the single environm
 * Autoreset: Gymnasium's ``NEXT_STEP`` by default (the step after an episode ended
   resets that table, with reward 0, and ignores its action); ``SAME_STEP`` resets at
   once and puts the last observation in ``info["final_obs"]`` (rows marked by
-  ``info["_final_obs"]``); ``DISABLED`` leaves it to ``reset(options={"reset_mask": …})``.
+  ``info["_final_obs"]``); ``DISABLED`` leaves it to ``reset(options={"reset_mask": …})``
+  (until then an ended table ignores its actions and reports its end again, reward 0).
 * Seeds: ``reset(seed=s)`` gives table ``i`` the run seed ``s + i``; its ``k``-th
   episode is match ``k`` of the kernel's run with that seed, exactly what
   ``TrashEnv(streams="kernel")`` plays after ``reset(seed=s + i)`` (a differential test
@@ -105,6 +106,7 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self._run = np.zeros(num_envs, dtype=np.int64)
         self._index = np.zeros(num_envs, dtype=np.int64)
         self._ended = np.zeros(num_envs, dtype=bool)
+        self._terminated = np.zeros(num_envs, dtype=bool)
         self._seeded = False
         self._all = np.arange(num_envs, dtype=np.int64)
 
@@ -151,21 +153,20 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             raise ValueError(f"one action per table: shape ({self.num_envs},), "
                              f"got {acts.shape}")
         resetting = self._ended if self.autoreset_mode is AutoresetMode.NEXT_STEP else None
-        if self._ended.any():
-            if resetting is None:
-                raise RuntimeError("an episode ended: reset its table first "
-                                   "(options={'reset_mask': …})")
-            acts[resetting] = -1  # ignored: those tables start again below
+        waiting = self._ended.copy()  # ended at an earlier step: their actions are ignored
+        acts[waiting] = -1
         tables = self.tables
         tables.step(acts, skip_illegal=True)
-        illegal = tables.illegal.astype(bool)
+        illegal = tables.illegal.astype(bool) & ~waiting
         rewards = tables.reward.copy()
-        terminated = tables.done.astype(bool)
-        if resetting is not None:
-            illegal &= ~resetting
         rewards[illegal] = ILLEGAL_REWARD
-        terminated |= illegal
+        terminated = tables.done.astype(bool) | illegal
         truncated = tables.truncated.astype(bool) & ~terminated
+        if resetting is None:  # DISABLED: an ended table says so again, with no reward
+            rewards[waiting] = 0.0
+            terminated[waiting] = self._terminated[waiting]
+            truncated[waiting] = ~self._terminated[waiting]
+        self._terminated = terminated
         info: dict[str, Any] = {}
         if illegal.any():
             info["illegal"], info["_illegal"] = illegal, illegal.copy()
