@@ -11,7 +11,7 @@ seeded matches every time; the win rates come with Wilson 95 % intervals.
 Outputs, in ``--out-dir`` (``docs`` by default): ``envs-learning-curve.png`` and
 ``envs-training.json`` (every figure, the settings and the time taken).
 
-    python examples/train.py                        # the full run, about 12 minutes
+    python examples/train.py                        # the full run
     python examples/train.py --steps 4096 --eval-matches 64 --out-dir /some/dir  # a smoke
 """
 
@@ -219,14 +219,14 @@ def plot(result: dict[str, Any], path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=3_000_000, help="agent steps of training")
+    parser.add_argument("--steps", type=int, default=6_000_000, help="agent steps of training")
     parser.add_argument("--num-envs", type=int, default=128, help="tables stepped at once")
     parser.add_argument("--rollout", type=int, default=64, help="steps per table per update")
     parser.add_argument("--opponent", default="greedy", help="the bot trained against")
     parser.add_argument("--preset", default="standard", help="rules preset")
     parser.add_argument("--eval-matches", type=int, default=2000,
                         help="matches per evaluation against each bot")
-    parser.add_argument("--eval-every", type=int, default=25, help="updates between points")
+    parser.add_argument("--eval-every", type=int, default=60, help="updates between points")
     parser.add_argument("--hidden", type=int, default=128, help="width of the MLP")
     parser.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate")
     parser.add_argument("--gamma", type=float, default=0.995, help="discount")

@@ -30,6 +30,7 @@ from gymnasium import spaces
 
 from ..bots import make_bot
 from ..errors import IllegalActionError
+from ..pictures import table_text
 from ..record import Record
 from ..rules import Rules
 from ..session import Chooser
@@ -39,7 +40,6 @@ from ..views import View
 from .actions import ACTIONS, NUM_ACTIONS, action_mask
 from .episode import DEFAULT_MAX_MOVES, Episode, RewardKind, check_options, make_rules
 from .observation import OBSERVATION_SIZE, observation
-from .render import ansi
 
 __all__ = ["ILLEGAL_REWARD", "KERNEL_BOTS", "STREAMS", "Streams", "TrashEnv"]
 
@@ -201,7 +201,7 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return ansi(self._view())
+        return table_text(self._view())
 
     def record(self) -> Record:
         """The current episode's match as a ``trash/1`` record."""
