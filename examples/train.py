@@ -4,9 +4,10 @@ A CleanRL-style PPO loop in PyTorch (the ``train`` extra): ``--num-envs`` tables
 :class:`trashcards.envs.vector.TrashVectorEnv` against ``--opponent`` (greedy by default),
 rewarded per round (+1 a round won, -1 a round lost), a small MLP whose illegal actions
 get a logit of -1e8. Before and after training, and every ``--eval-every`` updates for
-the learning curve, the greedy policy (the most likely legal action) plays
-``--eval-matches`` whole matches against ``random`` and against ``greedy``, the same
-seeded matches every time; the win rates come with Wilson 95 % intervals.
+the learning curve (also after updates 1, 2, 4, 8, …), the policy plays
+``--eval-matches`` whole matches against ``random`` and against ``greedy``, its actions
+sampled (seeded), the same deals every time; the win rates come with Wilson 95 %
+intervals. Before and after training it is also evaluated taking its most likely action.
 
 Outputs, in ``--out-dir`` (``docs`` by default): ``envs-learning-curve.png`` and
 ``envs-training.json`` (every figure, the settings and the time taken).
@@ -170,7 +171,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
                     loss.backward()
                     nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
                     optimizer.step()
-            if update % args.eval_every == 0 or update == updates:
+            if (update % args.eval_every == 0 or update & (update - 1) == 0
+                    or update == updates):
                 figures = evaluations(agent, args.eval_matches, args.preset)
                 curve.append({"steps": steps, **{k: e.to_json() for k, e in figures.items()}})
             progress.advance(task)
@@ -205,7 +207,9 @@ def plot(result: dict[str, Any], path: Path) -> None:
         ax.plot(steps, value, color=colour, label=f"vs {name}")
         ax.fill_between(steps, low, high, color=colour, alpha=0.2)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("agent steps of training")
+    ax.set_xscale("symlog", linthresh=max(1, steps[1] if len(steps) > 1 else 1))
+    ax.set_xlim(0, steps[-1] * 1.05)
+    ax.set_xlabel("agent steps of training (linear to the first update, then log scale)")
     ax.set_ylabel("match win rate (95 % interval)")
     ax.set_ylim(0, 1)
     settings = result["settings"]
@@ -226,7 +230,8 @@ def main() -> None:
     parser.add_argument("--preset", default="standard", help="rules preset")
     parser.add_argument("--eval-matches", type=int, default=2000,
                         help="matches per evaluation against each bot")
-    parser.add_argument("--eval-every", type=int, default=60, help="updates between points")
+    parser.add_argument("--eval-every", type=int, default=100,
+                        help="updates between points (besides updates 1, 2, 4, 8, …)")
     parser.add_argument("--hidden", type=int, default=128, help="width of the MLP")
     parser.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate")
     parser.add_argument("--gamma", type=float, default=0.995, help="discount")
