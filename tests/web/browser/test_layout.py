@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import scenes
+from browserkit import serve
 
 pytestmark = pytest.mark.browser
 
@@ -38,6 +39,15 @@ MEASURE = """(selectors) => {
       board: box(b), slots: [...b.querySelectorAll('.slot')].map(box)})),
   };
 }"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of its own: 28 pages opened within seconds would meet the per-address
+    join and connection limits of the shared one (every test runs from one address)."""
+    options = ["--join-rate", "100000", "--create-rate", "1000", "--max-connections", "256"]
+    with serve(tmp_path_factory.mktemp("layout") / "tables.sqlite3", options=options) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
