@@ -103,7 +103,7 @@ def test_q_saves_to_a_default_file_in_the_current_directory(tmp_path):
     files = list(tmp_path.glob("trash-*.trash.json"))
     assert len(files) == 1
     assert f"Saved to {files[0]}" in result.stdout
-    assert load(files[0]).players == ("You", "bot:counter")
+    assert load(files[0]).players == ("You", "bot:greedy")  # the default level, good
 
 
 def test_hotseat_shows_the_pass_screen(tmp_path):
