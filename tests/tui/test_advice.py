@@ -25,8 +25,8 @@ from trashcards.tui.loop import TerminalGame
 from trashcards.tui.seats import seats_from_names
 
 from .apptools import bots_for, make_app, settle
-from .helpers import ScriptReader, output, recording_console
-from .scenarios import stacked_record
+from .helpers import CYCLE_KIDS, ScriptReader, output, recording_console
+from .scenarios import kids, stacked_record
 
 pytestmark = pytest.mark.anyio
 
@@ -298,3 +298,48 @@ def test_hints_in_the_line_mode_come_before_every_decision(tmp_path):
     assert text.count("Best: [") == text.count("Win chances: You ") == 2
     assert text.index("Best: [s] draw from the stock") < text.index("You drew J♥")
     assert "Best: [" in text[text.index("You drew J♥"):]
+
+
+class CountingAdvisor(SlowAdvisor):
+    """A slow advisor that notes how many evaluations ran at once."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.active = 0
+        self.most = 0
+        self.calls = 0
+        self._count_lock = threading.Lock()
+
+    def advise(self, view) -> Advice:
+        with self._count_lock:
+            self.active += 1
+            self.calls += 1
+            self.most = max(self.most, self.active)
+        try:
+            return super().advise(view)
+        finally:
+            with self._count_lock:
+                self.active -= 1
+
+
+async def test_one_evaluation_at_a_time_and_the_latest_position_wins():
+    advisor = CountingAdvisor(0.15)
+    match = Match(kids(2), ["Ana", "bot:greedy"], random.Random(7))
+    app = make_app(match, seed=7, hints=True, advisor=advisor)
+    async with app.run_test(size=(100, 30)) as pilot:
+        decisions = 0
+        for index in range(400):
+            waiting = await settle(pilot, app)
+            if waiting == "exited" or decisions == 12:
+                break
+            decisions += waiting == "decision"
+            await pilot.press("enter" if waiting != "decision"
+                              else CYCLE_KIDS[index % len(CYCLE_KIDS)])
+        if app.waiting_for == "decision":
+            await wait_for_advice(pilot, app)
+            assert app.advice is not None
+            assert app.advice.hint.to_act == 0  # the advice shown is for this decision
+            assert {line.action for line in app.advice.hint.lines} == set(
+                app.game.match.view(0).legal)
+    assert advisor.most == 1
+    assert advisor.calls >= 3

@@ -297,6 +297,7 @@ class TrashApp(App[Outcome]):
         self._advice_for: View | None = None
         self._chances: tuple[float, ...] | None = None
         self._hint_problem: str | None = None
+        self._advising = False
         #: The table's screen; every widget is looked up there, whatever modal is on top.
         self.table: TableScreen = TableScreen(0)
         self._table_up = False
@@ -580,36 +581,48 @@ class TrashApp(App[Outcome]):
 
     def advise(self, view: View) -> None:
         """Work out the advice at ``view`` (the hint and the chances at a decision, the
-        chances between rounds) in a thread; what it shows replaces the last."""
+        chances between rounds) in a thread; what it shows replaces the last. One
+        evaluation runs at a time: a request made meanwhile waits, and only the latest
+        waiting one is worked out (so fast bots never pile up threads)."""
         self._advice_for = view
         self.advice = None
         self._hint_problem = None
-        self._advise(view)
+        if not self._advising:
+            self._advising = True
+            self._advise()
 
-    @work(group="advice", exclusive=True)
-    async def _advise(self, view: View) -> None:
-        decision = view.to_act is not None and view.phase in (Phase.DRAW, Phase.WILD,
-                                                              Phase.SWAP)
-        job = partial(self.advisor.advise, view) if decision else partial(
-            standing_chances, view)
-        worker = self.run_worker(job, thread=True, group="advice-thread",
-                                 name="advice", exit_on_error=False)
+    @work(group="advice")
+    async def _advise(self) -> None:
         try:
-            result = await worker.wait()
-        except WorkerCancelled:  # the app is closing
-            return
-        except WorkerFailed as exc:
-            if view == self._advice_for:
-                self._hint_problem = str(exc.error)
-                self._paint_advice()
-            return
-        if view != self._advice_for:  # the game has moved on
-            return
-        if isinstance(result, Advice):
+            while self._advice_for is not None:
+                view = self._advice_for
+                decision = view.to_act is not None and view.phase in (
+                    Phase.DRAW, Phase.WILD, Phase.SWAP)
+                job = partial(self.advisor.advise, view) if decision else partial(
+                    standing_chances, view)
+                worker = self.run_worker(job, thread=True, group="advice-thread",
+                                         name="advice", exit_on_error=False)
+                result: Advice | tuple[float, ...] | WorkerFailed | None
+                try:
+                    result = await worker.wait()
+                except WorkerCancelled:  # the app is closing
+                    return
+                except WorkerFailed as exc:
+                    result = exc
+                if isinstance(result, Advice) and result.notice is not None:
+                    self._write_log(Text(f"Note: {result.notice}.", style="yellow"))
+                if view == self._advice_for:
+                    self._show_advice(result)
+                    return
+        finally:
+            self._advising = False
+
+    def _show_advice(self, result: Advice | tuple[float, ...] | WorkerFailed | None) -> None:
+        if isinstance(result, WorkerFailed):
+            self._hint_problem = str(result.error)
+        elif isinstance(result, Advice):
             self.advice = result
             self._chances = result.chances
-            if result.notice is not None:
-                self._write_log(Text(f"Note: {result.notice}.", style="yellow"))
         elif result is not None:
             self._chances = result
         self._paint_advice()
