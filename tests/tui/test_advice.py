@@ -343,3 +343,20 @@ async def test_one_evaluation_at_a_time_and_the_latest_position_wins():
                 app.game.match.view(0).legal)
     assert advisor.most == 1
     assert advisor.calls >= 3
+
+
+async def test_without_numba_the_full_screen_says_so_once_in_the_log(monkeypatch):
+    monkeypatch.setattr(evaluate_module, "fast_problem", lambda: "numba is not installed")
+    app = app_at_the_wild(BOARDS_A, hints=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await wait_for_advice(pilot, app)
+        await pilot.press("s")  # the wild: a second hint, on the same engine
+        await settle(pilot, app)
+        await wait_for_advice(pilot, app)
+        assert app.advice is not None
+        assert app.advice.hint.evaluation.engine == "reference"
+        log = " ".join(" ".join(strip.text for strip in app.table.query_one("#log").lines)
+                       .split())  # the log wraps its lines
+    assert log.count("numba is not installed") == 1
+    assert "rollouts by the rules engine" in log
