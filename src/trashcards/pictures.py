@@ -84,9 +84,11 @@ def board_text(player: PlayerView, rules: Rules) -> Text:
     return Text("\n").join(lines)
 
 
-def _player_title(view: View, seat: int) -> Text:
+def _player_title(view: View, seat: int, note: str = "") -> Text:
     player = view.players[seat]
     title = Text(player.name, style="bold")
+    if note:
+        title.append(f" ({note})")
     target = view.rules.target_rounds
     title.append(f" — rounds won {player.rounds_won} of {target} · board {player.board_size}"
                  f" · {player.face_down} face down")
@@ -128,12 +130,13 @@ def table_header(view: View) -> Text:
     return header
 
 
-def table_view(view: View) -> RenderableType:
-    """The whole table as ``view`` sees it: the header, then every board."""
+def table_view(view: View, notes: Sequence[str] = ()) -> RenderableType:
+    """The whole table as ``view`` sees it: the header, then every board; ``notes[seat]``
+    follows the seat's name (in the terminal game, a bot's level and Elo)."""
     parts: list[RenderableType] = [table_header(view)]
     for seat in range(len(view.players)):
         parts.append(Text(""))
-        parts.append(_player_title(view, seat))
+        parts.append(_player_title(view, seat, notes[seat] if seat < len(notes) else ""))
         parts.append(board_text(view.players[seat], view.rules))
     return Group(*parts)
 

@@ -17,6 +17,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..actions import Action, Verb
+from ..ai.hints import Hint
+from ..ai.levels import LEVELS
 from ..cards import Card
 from ..pictures import (
     BACK,
@@ -41,7 +43,9 @@ __all__ = [
     "board_picture",
     "board_text",
     "card_text",
+    "chances_text",
     "help_panel",
+    "hint_text",
     "menu_text",
     "round_over",
     "scoreboard",
@@ -87,11 +91,69 @@ def action_entries(view: View) -> list[tuple[str, str]]:
 
 
 def menu_text(view: View) -> Text:
-    """The legal actions of the seat to act, each with its key, then quit and help."""
+    """The legal actions of the seat to act, each with its key, then hint, quit and help."""
     lines = [Text.assemble((f"[{keys}]", "bold"), f" {label}")
              for keys, label in action_entries(view)]
-    lines.append(Text.assemble(("[q]", "bold"), " quit (saves)  ", ("[?]", "bold"), " help"))
+    lines.append(Text.assemble(("[h]", "bold"), " hint  ", ("[q]", "bold"), " quit (saves)  ",
+                               ("[?]", "bold"), " help"))
     return Text("\n").join(lines)
+
+
+def _percent(value: float) -> str:
+    return f"{value * 100:.1f} %"
+
+
+def _half_width(low: float | None, high: float | None) -> str:
+    if low is None or high is None:
+        return ""
+    return f" ±{(high - low) * 50:.1f}"
+
+
+def hint_text(result: Hint, view: View) -> Text:
+    """A hint for people: the best move, then every legal move, best first, with its key,
+    its chance of winning the match (± the 95 % half-width) and the round, and its
+    reason; last, what the chances assume. ``view`` is the view the hint is for."""
+    best = result.best
+    text = Text.assemble(("Best: ", "bold"), (f"[{action_key(best.action)}] ", "bold green"),
+                         (_hint_label(best.action, view), "bold green"))
+    for line in result.lines:
+        match, round_ = line.value.match_win, line.value.round_win
+        text.append("\n")
+        text.append(f"[{action_key(line.action)}] ",
+                    style="bold green" if line is best else "bold")
+        text.append(f"{_percent(match.value)}{_half_width(match.low, match.high)} match",
+                    style="bold" if line is best else "")
+        text.append(f" · {_percent(round_.value)} round")
+        text.append(f"\n    {line.reason}", style="green" if line is best else "dim")
+    evaluation = result.evaluation
+    level = next((level.name for level in LEVELS if level.bot == evaluation.policy), None)
+    player = f"the {level} bot" if level else evaluation.policy
+    text.append(f"\nChances if everyone then plays like {player}; {evaluation.samples} "
+                f"sampled deals, {evaluation.engine} engine.", style="dim italic")
+    return text
+
+
+def _hint_label(action: Action, view: View) -> str:
+    if action.verb is Verb.WILD:
+        hand = card_label(view.in_hand) if view.in_hand else "the wild"
+        return f"put {hand} on slot {action.slot}"
+    return _action_label(action, view)
+
+
+def chances_text(chances: Sequence[float] | None, names: Sequence[str],
+                 you: int | None = None) -> Text:
+    """``Win chances: You 53 % · bot:greedy 47 %``: each player's chance of winning the
+    match (``working them out…`` before the first answer)."""
+    text = Text("Win chances: ", style="bold")
+    if chances is None:
+        text.append("working them out…", style="dim")
+        return text
+    for seat, (name, chance) in enumerate(zip(names, chances, strict=True)):
+        if seat:
+            text.append(" · ")
+        text.append("You" if seat == you else name)
+        text.append(f" {chance * 100:.0f} %", style="bold")
+    return text
 
 
 def help_panel() -> Table:
