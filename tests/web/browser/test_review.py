@@ -55,3 +55,18 @@ def test_a_bad_record_gets_a_clear_message(page: Any, server: str, tmp_path: Pat
     error.wait_for(state="visible", timeout=20_000)
     assert "cannot be reviewed" in error.inner_text()
     assert page.locator("#review").is_hidden()
+
+
+def test_the_lobby_offers_the_levels_with_their_elo(page: Any, server: str) -> None:
+    from trashcards.ai.levels import LEVELS
+
+    page.goto(server)
+    select = page.locator(".seat-bot").first
+    page.wait_for_function("document.querySelector('.seat-bot option')?.textContent"
+                           ".includes('Elo')")
+    options = select.locator("option")
+    assert [options.nth(i).get_attribute("value") for i in range(options.count())] == \
+        [level.bot for level in LEVELS]
+    texts = [options.nth(i).inner_text() for i in range(options.count())]
+    for level, text in zip(LEVELS, texts, strict=True):
+        assert f"Elo {round(level.elo)}" in text
