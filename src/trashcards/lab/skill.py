@@ -47,8 +47,8 @@ EXPERT_V_GREEDY = 8
 EXPERT_V_OTHER = 32
 #: Expert tables per preset: two players ``matches // EXPERT_PRESET`` matches, three and
 #: four players ``matches // EXPERT_TABLE`` matches spread over the expert's seats.
-EXPERT_PRESET = 32
-EXPERT_TABLE = 64
+EXPERT_PRESET = 8
+EXPERT_TABLE = 32
 #: The bots measured against greedy at every other seat at three and four players.
 TABLE_BOTS = ("expert", "kid", "random")
 #: Rounds of each bot and board size for the regret: ``matches // REGRET_DIVISOR``.
