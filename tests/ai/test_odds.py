@@ -12,8 +12,8 @@ from trashcards.actions import Dealer
 from trashcards.ai.odds import OddsUnavailableError, compute_odds, match_odds
 from trashcards.bots import make_bot
 from trashcards.engine import apply
+from trashcards.estimates import wilson_interval
 from trashcards.session import Match
-from trashcards.simulation import wilson_interval
 
 KIDS = Rules.preset_named("kids")
 

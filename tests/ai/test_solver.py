@@ -15,7 +15,7 @@ from trashcards.ai.solver import OutOfReachError, Solver, solve_view
 from trashcards.bots import make_bot
 from trashcards.cards import parse_cards
 from trashcards.deals import sample_state
-from trashcards.simulation import wilson_interval
+from trashcards.estimates import wilson_interval
 from trashcards.state import Phase, State
 from trashcards.views import View
 

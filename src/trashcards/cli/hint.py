@@ -38,11 +38,11 @@ def hint_command(file: str, upto: int | None, as_json: bool, samples: int, seed:
     move of the record breaks the rules; 2 when the record cannot be read or no decision
     is due.
     """
-    record = read_record("hint", file)
+    record = read_record(file)
     state = record.replay(upto)
     applied = len(record.moves) if upto is None else min(upto, len(record.moves))
     if state.to_act is None:
-        fail("hint", f"no decision is due after move {applied} ({_why(state.phase.value)})")
+        fail(f"no decision is due after move {applied} ({_why(state.phase.value)})")
     result = hint(view(state, state.to_act), samples, seed, engine)  # type: ignore[arg-type]
     if as_json:
         click.echo(json.dumps(result.to_json()))

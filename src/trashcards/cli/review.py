@@ -37,7 +37,7 @@ def review_command(file: str, as_json: bool, plot: Path | None, samples: int, se
     what the players could see only. Exit status: 0; 1 when a move of the record breaks
     the rules; 2 when the record cannot be read or the plot cannot be written.
     """
-    record = read_record("review", file)
+    record = read_record(file)
     if plot is not None:
         _check_plot_deps()
     from rich.console import Console
@@ -63,7 +63,7 @@ def review_command(file: str, as_json: bool, plot: Path | None, samples: int, se
         try:
             _plot(result, plot)
         except OSError as exc:
-            fail("review", f"cannot write {plot}: {exc}")
+            fail(f"cannot write {plot}: {exc}")
     if as_json:
         click.echo(json.dumps(result.to_json()))
     else:
@@ -76,7 +76,7 @@ def _check_plot_deps() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        fail("review", "--plot needs matplotlib: pip install 'trashcards[sim]'")
+        fail("--plot needs matplotlib: pip install 'trashcards[sim]'")
 
 
 def _plot(result: Review, path: Path) -> None:
