@@ -1,6 +1,7 @@
 """The package's layering, read from the source's import statements (lazy imports inside
 functions included): the core imports only the standard library, and imports go one
-way, core <- bots <- simulation <- sim <- ai, envs <- lab <- tui, web <- cli."""
+way, core <- bots, pictures <- simulation <- sim <- ai, envs <- lab <- tui, web <- cli
+(pictures: the table drawn with rich, shared by envs and tui)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "trashcards"
 
 CORE = frozenset({
     "__init__", "actions", "boundedjson", "cards", "chance", "deals", "digits", "engine",
-    "errors", "estimates", "events", "names", "public", "record", "rules", "session",
+    "discards", "errors", "estimates", "events", "names", "public", "record", "rules",
+    "session",
     "state", "statejson", "views",
 })
 RANK = dict.fromkeys(CORE, 0) | {
-    "bots": 1, "simulation": 2, "sim": 3, "ai": 4, "envs": 4, "lab": 5,
+    "bots": 1, "pictures": 1, "simulation": 2, "sim": 3, "ai": 4, "envs": 4, "lab": 5,
     "tui": 6, "web": 6, "cli": 7, "__main__": 8,
 }
 
@@ -64,13 +66,7 @@ def test_the_core_imports_only_the_standard_library_and_the_core() -> None:
     assert bad == []
 
 
-# envs.render borrows the terminal's text rendering (a lazy import, to be moved below
-# both); strict, so the mark must go as soon as the import does.
-_KNOWN = {"envs": pytest.mark.xfail(strict=True, reason="envs.render imports tui.render")}
-
-
-@pytest.mark.parametrize("unit", [pytest.param(unit, marks=_KNOWN.get(unit, ()))
-                                  for unit in sorted(set(RANK) - CORE)])
+@pytest.mark.parametrize("unit", sorted(set(RANK) - CORE))
 def test_imports_go_down_the_layers_only(unit: str) -> None:
     bad = [(module, target) for module, target in _imports()
            if _unit(module) == unit and target.startswith("trashcards")
