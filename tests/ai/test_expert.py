@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from trashcards import Rules, apply, new_match, sample_chance, view
+from trashcards.actions import CALL
 from trashcards.ai.evaluate import fast_problem
 from trashcards.ai.expert import DEFAULT_SAMPLES, REFERENCE_SAMPLES, ExpertBot
 from trashcards.bots import BOTS, make_bot
@@ -118,3 +119,34 @@ def test_a_time_budget_searches_in_batches() -> None:
     assert bot.choose(v) in v.legal
     assert bot.last is not None
     assert bot.last.samples % 8 == 0
+
+
+def test_9_under_call_trash_the_expert_calls_first_every_turn() -> None:
+    """RULES.md §9: a call not followed by completing the board costs nothing, so the
+    expert calls at the first decision of each of its turns (greedy waits for one
+    face-down slot), spending no search on it; once called, it searches as usual."""
+    rules = Rules.preset_named("call-trash")
+    rng = random.Random(5)
+    state = new_match(rules, ["A", "B"])
+    bot = ExpertBot(random.Random(3), samples=4)
+    other = make_bot("greedy", random.Random(4))
+    calls = searched = 0
+    while state.phase is not Phase.MATCH_OVER and calls < 12:
+        if state.to_act is None:
+            state = apply(state, sample_chance(state, rng))[0]
+            continue
+        v = view(state, state.to_act)
+        if state.to_act == 0:
+            action = bot.choose(v)
+            if CALL in v.legal:
+                assert action == CALL
+                assert bot.last is None
+                calls += 1
+            elif len(v.legal) > 1:
+                assert bot.last is not None
+                searched += 1
+        else:
+            action = other.choose(v)
+        state = apply(state, action)[0]
+    assert calls == 12
+    assert searched > 0

@@ -180,5 +180,10 @@ def test_skill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert set(figures["regret"]) == {f"{b}/1x1" for b in skill.REGRET_BOTS}
     assert all(r["exact"] for r in figures["regret"].values())
     assert {j.engine for j in recorder.jobs if "expert" in j.bots} == {"reference"}
+    for preset in skill.PRESETS:  # the expert in every preset and table size
+        row = figures["by_preset"][preset]
+        for column in ("expert v greedy", "expert v greedy x2", "expert v greedy x3"):
+            assert 0 <= row[column]["value"] <= 1
+    assert "call-trash" in report
     assert "Regret against exact play" in report
     assert "**The plain answer.**" in report

@@ -9,6 +9,11 @@ that action beats greedy's own choice by more than the noise (the paired 95 % in
 of the difference lies above zero); otherwise it plays greedy's choice. A decision with
 one legal action costs nothing.
 
+Under call-trash (RULES.md §9) the expert calls "Trash!" at the first decision of each of
+its turns, before anything else: a call that is not followed by completing the board
+costs nothing, and one that is saves the penalty draw and the delayed claim when a chain
+completes the board unexpectedly. Greedy calls only with one face-down slot left.
+
 This is a one-step improvement of the rollout policy ("I do this, then everyone plays
 greedy"), made safe against noise: measured without the guard, the expert chose the
 stock over a playable discard on noise alone often enough to lose to greedy (docs/ai.md).
@@ -26,7 +31,7 @@ import random
 import time
 from typing import Final, Literal
 
-from ..actions import Action
+from ..actions import CALL, Action
 from ..bots import Bot, make_bot
 from ..views import View
 from .evaluate import Engine, Evaluation, combine, evaluate, fast_problem
@@ -69,9 +74,9 @@ class ExpertBot(Bot):
 
     def choose(self, view: View) -> Action:
         legal = view.legal
-        if len(legal) == 1:
+        if len(legal) == 1 or CALL in legal:  # calling is free: always first
             self.last = None
-            return legal[0]
+            return CALL if CALL in legal else legal[0]
         seed = int(self.rng.random() * 2 ** 53)
         self.last = evaluation = self.think(view, seed)
         return pick(evaluation, self.baseline.choose(view))

@@ -21,13 +21,17 @@ __all__ = ["RegretSample", "regret_sample"]
 @dataclass(frozen=True)
 class RegretSample:
     """Per decision with a choice: the solver's best value minus the value of the bot's
-    action, for the seat to act (``regrets``), and how many rounds were played."""
+    action, for the seat to act (``regrets``), and how many rounds were played.
+    ``exact``: every value came from expectimax alone; ``error``: the largest proven
+    bound on a value's error (0 unless a reshuffle was reachable), so each regret is
+    within ``2 * error``."""
 
     bot: str
     sizes: tuple[int, int]
     rounds: int
     regrets: tuple[float, ...]
     exact: bool
+    error: float = 0.0
 
 
 def regret_sample(bot: str, rules: Rules, sizes: tuple[int, int], rounds: int, seed: int,
@@ -37,6 +41,7 @@ def regret_sample(bot: str, rules: Rules, sizes: tuple[int, int], rounds: int, s
     start = round_start(rules, sizes)
     regrets = []
     exact = True
+    error = 0.0
     for index in range(rounds):
         chance = random.Random(f"trashcards-regret:{seed}:{index}")
         bots = [make_bot(bot, random.Random(f"{seed}:{index}:{s}")) for s in range(2)]
@@ -51,6 +56,7 @@ def regret_sample(bot: str, rules: Rules, sizes: tuple[int, int], rounds: int, s
             if len(v.legal) > 1:
                 solution = solver.solve(solver.key_of(v))
                 exact = exact and solution.exact
+                error = max(error, solution.error)
                 regrets.append(solution.regret(action))
             state = apply(state, action)[0]
-    return RegretSample(bot, sizes, rounds, tuple(regrets), exact)
+    return RegretSample(bot, sizes, rounds, tuple(regrets), exact, error)

@@ -20,6 +20,12 @@ that the abstraction below is exact; in short:
   below the top is never the top at a decision (taking the top starts a turn that ends
   with a new discard on it), and a reshuffle shuffles the cards below the top.
 
+* **Symmetry.** Pip classes that both boards have (or that only the larger board has)
+  hold equally many cards and play the same role for their own slot, so relabelling
+  them together with their slots on both boards gives the same game move for move. Nodes
+  are stored in a canonical labelling (:meth:`Solver.canonical`): up to 6× fewer nodes on
+  boards of 3 + 3.
+
 A node is ``(phase, turn, board0, board1, below, top, hand, must_play, stock)``: each
 board a tuple of slot states (0 face down, 1 natural, 2 wild), ``below`` the class counts
 of the discard pile under its top, ``top`` and ``hand`` a class or -1, ``stock`` the
@@ -29,10 +35,20 @@ Before the first reshuffle of a round the game graph is acyclic: every move eith
 a card face up or swaps a wild for its natural (the board progresses) or draws a card
 from the stock, which shrinks the unseen pool. Those values are exact (floating point).
 Once the stock has been reshuffled, cards can circulate (stock, discard, stock…) and the
-graph has cycles; each such closed region is solved by value iteration until no value
-moves by more than :data:`TOLERANCE` in a sweep, and the values that depend on it are
-flagged as "to tolerance". Regions larger than ``max_region`` nodes are refused
-(:class:`OutOfReachError`): the solver never approximates silently.
+graph has cycles. Two ways to handle them (``reshuffles``):
+
+* ``"bound"`` (the default): every position after a reshuffle is given the bounds
+  [0, 1] for each seat, and bounds are carried up exactly (a weighted sum at chance, and
+  at a decision every action that may be the best counts). A value is reported with its
+  interval and ``error`` (half its width); it is **exact** when every path to a reshuffle
+  goes through a move that is worse for sure — which is the case from the deal of
+  boards up to 3 + 3 in one pack, so those rounds are solved exactly without iterating.
+* ``"solve"``: each closed region after a reshuffle is solved by value iteration until no
+  value moves by more than :data:`TOLERANCE` in a sweep, and the values that depend on
+  it are flagged as "to tolerance". Regions larger than ``max_region`` nodes are refused
+  (:class:`OutOfReachError`).
+
+Either way the solver never approximates silently.
 """
 
 from __future__ import annotations
@@ -42,15 +58,15 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Literal
 
 from ..actions import DISCARD, STOCK, SWAP, TRASH, Action, wild
 from ..rules import WILD, Rules
 from ..state import Phase
 from ..views import View
 
-__all__ = ["TOLERANCE", "ActionSolution", "OutOfReachError", "Solution", "Solver",
-           "solve_view"]
+__all__ = ["TOLERANCE", "ActionSolution", "OutOfReachError", "Reshuffles", "Solution",
+           "Solver", "solve_view"]
 
 #: Value iteration stops when no value of a cyclic region moves by more than this.
 TOLERANCE: Final = 1e-12
@@ -63,10 +79,21 @@ _PHASES: Final = {Phase.DRAW: DRAW, Phase.WILD: WILD_PHASE, Phase.SWAP: SWAP_PHA
 
 Key = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, bool,
             tuple[int, ...] | None]
-Value = tuple[float, float]
+#: Bounds on each seat's round-win chance, ``(low 0, width 0, low 1, width 1, exact)``
+#: (the chance lies in ``[low, low + width]``; widths are carried on their own so that a
+#: tiny one is not lost to rounding):
+#: ``exact`` is 1.0 when the value comes from expectimax alone, 0.0 when it depends on a
+#: region solved by value iteration or on a reshuffle bounded instead of solved.
+Value = tuple[float, float, float, float, float]
+#: How positions after a reshuffle are handled: solved by value iteration ("solve"), or
+#: bounded (each seat's chance somewhere in [0, 1]) and the bounds carried up ("bound").
+Reshuffles = Literal["solve", "bound"]
+_UNKNOWN: Final[Value] = (0.0, 1.0, 0.0, 1.0, 0.0)
 #: An outcome: a node, or a terminal "seat 0 wins" (0), "seat 1 wins" (1), "void" (-1).
 Outcome = Key | int
 Transition = tuple[Action, tuple[tuple[float, Outcome], ...]]
+#: A value inside a region solved by value iteration: each seat's chance.
+Point = tuple[float, float]
 
 
 class OutOfReachError(RuntimeError):
@@ -75,23 +102,38 @@ class OutOfReachError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class ActionSolution:
-    """One legal action: each seat's chance of winning the round after it."""
+    """One legal action: each seat's chance of winning the round after it (``values``,
+    the middle of ``bounds``), and the interval each lies in (``bounds``: a point unless
+    reshuffles were bounded)."""
 
     action: Action
-    values: Value
+    values: tuple[float, float]
+    #: per seat, (lowest possible chance, width of the interval)
+    bounds: tuple[tuple[float, float], tuple[float, float]]
 
     def for_seat(self, seat: int) -> float:
         return self.values[seat]
+
+    @property
+    def error(self) -> float:
+        """How far ``values`` can be from the true values (half the widest interval)."""
+        return max(width for _low, width in self.bounds) / 2
 
 
 @dataclass(frozen=True)
 class Solution:
     """The solved position: the seat to act, every legal action's values (legal order),
-    and whether the values are exact or to :data:`TOLERANCE`."""
+    whether they are exact (expectimax alone), and ``error``: a proven bound on how far
+    any value can be from the true one (0 unless reshuffles were bounded; values after a
+    reshuffle solved by value iteration are to :data:`TOLERANCE` instead)."""
 
     seat: int
     actions: tuple[ActionSolution, ...]
     exact: bool
+
+    @property
+    def error(self) -> float:
+        return max(a.error for a in self.actions)
 
     @property
     def best(self) -> ActionSolution:
@@ -105,7 +147,8 @@ class Solution:
         raise ValueError(f"{action} is not legal here")
 
     def regret(self, action: Action) -> float:
-        """The round-win chance ``action`` gives up against the best action."""
+        """The round-win chance ``action`` gives up against the best action (within
+        ``2 * error``)."""
         return self.best.values[self.seat] - self.value_of(action)
 
 
@@ -113,6 +156,7 @@ class Solution:
 class _Stats:
     nodes: int = 0
     regions: int = 0
+    bounded: int = 0
     region_nodes: int = 0
     sweeps: int = 0
     seconds: float = 0.0
@@ -127,7 +171,10 @@ class Solver:
     rules: Rules
     sizes: tuple[int, int]
     max_region: int = MAX_REGION
-    memo: dict[Key, tuple[Value, bool]] = field(default_factory=dict)
+    reshuffles: Reshuffles = "bound"
+    #: relabel symmetric pip classes (:meth:`canonical`); off only to test that it is exact
+    symmetry: bool = True
+    memo: dict[Key, Value] = field(default_factory=dict)
     stats: _Stats = field(default_factory=_Stats)
 
     def __post_init__(self) -> None:
@@ -146,6 +193,11 @@ class Solver:
         for card in self.rules.match_cards(2):
             totals[self.class_of_role(roles[card])] += 1
         self.totals = tuple(totals)
+        # Symmetry: pip classes that both boards have (or that only the larger board has)
+        # can be relabelled together with their slots — same card counts, same rules.
+        small = min(self.sizes)
+        self.groups = tuple(g for g in (tuple(range(small)), tuple(range(small, m)))
+                            if len(g) > 1) if self.symmetry else ()
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
     # -- the abstraction -----------------------------------------------------------------
@@ -186,8 +238,8 @@ class Solver:
             for card in view.stock_known:
                 counts[self.class_of_role(roles[card])] += 1
             stock = tuple(counts)
-        return self._node(_PHASES[view.phase], view.to_act, (boards[0], boards[1]),
-                          tuple(below), top, hand, view.must_play, stock)
+        return self._raw(_PHASES[view.phase], view.to_act, (boards[0], boards[1]),
+                         tuple(below), top, hand, view.must_play, stock)
 
     def unseen(self, key: Key) -> list[int]:
         """Class counts of the cards not in sight (face-down slots and stock); a pip class
@@ -259,8 +311,40 @@ class Solver:
     def _node(self, phase: int, turn: int, boards: tuple[tuple[int, ...], ...],
               below: tuple[int, ...], top: int, hand: int, must: bool,
               stock: tuple[int, ...] | None) -> Key:
-        """A node in canonical form: the pip classes no board can use are merged into X
-        (exact: such a card behaves like any dead card from now on)."""
+        """A node in canonical form (:meth:`_raw`, then :meth:`canonical`)."""
+        return self.canonical(self._raw(phase, turn, boards, below, top, hand, must, stock))
+
+    def canonical(self, key: Key) -> Key:
+        """The representative of ``key`` under relabelling symmetric pip classes (with
+        their slots on both boards): within each group the classes are sorted by
+        everything the node says about them. Exact: the relabelled round is the same
+        game move for move (the classes have equal card counts and the same roles)."""
+        if not self.groups:
+            return key
+        phase, turn, b0, b1, below, top, hand, must, stock = key
+        n0, n1 = len(b0), len(b1)
+        perm = list(range(self.classes))
+        for group in self.groups:
+            order = sorted(group, key=lambda c: (
+                b0[c] if c < n0 else 3, b1[c] if c < n1 else 3, below[c], c == top,
+                c == hand, stock[c] if stock is not None else 0))
+            for slot, c in zip(group, order, strict=True):
+                perm[slot] = c
+        if all(c == i for i, c in enumerate(perm)):
+            return key
+        inverse = [0] * self.classes
+        for i, c in enumerate(perm):
+            inverse[c] = i
+        return (phase, turn, tuple(b0[perm[i]] for i in range(n0)),
+                tuple(b1[perm[i]] for i in range(n1)), tuple(below[c] for c in perm),
+                inverse[top] if top >= 0 else top, inverse[hand] if hand >= 0 else hand,
+                must, tuple(stock[c] for c in perm) if stock is not None else None)
+
+    def _raw(self, phase: int, turn: int, boards: tuple[tuple[int, ...], ...],
+             below: tuple[int, ...], top: int, hand: int, must: bool,
+             stock: tuple[int, ...] | None) -> Key:
+        """A node with the pip classes no board can use merged into X (exact: such a card
+        behaves like any dead card from now on)."""
         dead = self._dead(boards[0], boards[1])
         if dead:
             below = self._merge(below, dead)
@@ -335,7 +419,7 @@ class Solver:
             return
         placed = _with(boards, turn, tuple(new))
         # the face-down cards: the unseen pool, less the known stock after a reshuffle
-        probe = self._node(DRAW, turn, placed, below, top, -1, False, stock)
+        probe = self._raw(DRAW, turn, placed, below, top, -1, False, stock)
         pool = self.unseen(probe)
         if stock is not None:
             pool = [a - b for a, b in zip(pool, stock, strict=True)]
@@ -354,43 +438,41 @@ class Solver:
 
     # -- values ----------------------------------------------------------------------------
 
-    def value(self, key: Key) -> tuple[Value, bool]:
-        """Each seat's chance of winning the round at a node with optimal play, and
-        whether it is exact (no cyclic region below it)."""
+    def value(self, key: Key) -> Value:
+        """Bounds on each seat's chance of winning the round at a (canonical) node with
+        optimal play (see :data:`Value`)."""
         found = self.memo.get(key)
         if found is not None:
             return found
         if key[8] is not None:
+            if self.reshuffles == "bound":
+                self.stats.bounded += 1
+                return _UNKNOWN
             self._solve_region(key)
             return self.memo[key]
-        best: Value | None = None
-        exact = True
-        turn = key[1]
-        for _action, outcomes in self.transitions(key):
-            v, ok = self._expect(outcomes)
-            exact = exact and ok
-            if best is None or _better(v, best, turn):
-                best = v
-        assert best is not None
-        self.memo[key] = (best, exact)
+        best = _choose([self._expect(outcomes) for _a, outcomes in self.transitions(key)],
+                       key[1])
+        self.memo[key] = best
         self.stats.nodes += 1
-        return best, exact
+        return best
 
-    def _expect(self, outcomes: tuple[tuple[float, Outcome], ...]) -> tuple[Value, bool]:
-        v0 = v1 = 0.0
-        exact = True
+    def _expect(self, outcomes: tuple[tuple[float, Outcome], ...]) -> Value:
+        l0 = w0 = l1 = w1 = 0.0
+        exact = 1.0
         for p, outcome in outcomes:
             if isinstance(outcome, int):
                 if outcome == 0:
-                    v0 += p
+                    l0 += p
                 elif outcome == 1:
-                    v1 += p
+                    l1 += p
                 continue
-            (a, b), ok = self.value(outcome)
-            exact = exact and ok
-            v0 += p * a
-            v1 += p * b
-        return (v0, v1), exact
+            a, b, c, d, ok = self.value(outcome)
+            l0 += p * a
+            w0 += p * b
+            l1 += p * c
+            w1 += p * d
+            exact = min(exact, ok)
+        return (l0, w0, l1, w1, exact)
 
     def _solve_region(self, entry: Key) -> None:
         """Value iteration over every unsolved node reachable from ``entry`` (all after a
@@ -417,8 +499,8 @@ class Solver:
         # progressed further, then smaller stocks, then draws before the decisions of the
         # card drawn; only the reshuffle (an empty stock refilled) points backwards.
         ordered = sorted(region, key=_region_order)
-        values: dict[Key, Value] = dict.fromkeys(ordered, (0.0, 0.0))
-        fixed = {key: v for key, (v, _ok) in self.memo.items()}
+        values: dict[Key, Point] = dict.fromkeys(ordered, (0.0, 0.0))
+        memo = self.memo
         sweeps = 0
         while True:
             sweeps += 1
@@ -426,7 +508,7 @@ class Solver:
             for key in ordered:
                 moves = region[key]
                 turn = key[1]
-                best: Value | None = None
+                best: Point | None = None
                 for _action, outcomes in moves:
                     v0 = v1 = 0.0
                     for p, outcome in outcomes:
@@ -436,7 +518,10 @@ class Solver:
                             elif outcome == 1:
                                 v1 += p
                             continue
-                        a, b = values[outcome] if outcome in values else fixed[outcome]
+                        if outcome in values:
+                            a, b = values[outcome]
+                        else:  # solved before: after a reshuffle too, so a point
+                            a, b = memo[outcome][0:3:2]
                         v0 += p * a
                         v1 += p * b
                     if best is None or _better((v0, v1), best, turn):
@@ -449,23 +534,44 @@ class Solver:
                 break
             if sweeps > 100_000:
                 raise OutOfReachError("value iteration did not converge")
-        for key, v in values.items():
-            self.memo[key] = (v, False)
+        for key, (v0, v1) in values.items():
+            self.memo[key] = (v0, 0.0, v1, 0.0, 0.0)
         self.stats.regions += 1
         self.stats.region_nodes += len(region)
         self.stats.sweeps += sweeps
         self.stats.seconds += time.perf_counter() - began
 
     def solve(self, key: Key) -> Solution:
-        """Every legal action's values at a decision node."""
-        turn = key[1]
+        """Every legal action's values at a decision node (canonical or not: the actions
+        are those of ``key`` as given)."""
         actions = []
         exact = True
         for action, outcomes in self.transitions(key):
-            v, ok = self._expect(outcomes)
-            exact = exact and ok
-            actions.append(ActionSolution(action, v))
-        return Solution(turn, tuple(actions), exact)
+            l0, w0, l1, w1, ok = self._expect(outcomes)
+            exact = exact and ok == 1.0
+            actions.append(ActionSolution(action, (l0 + w0 / 2, l1 + w1 / 2),
+                                          ((l0, w0), (l1, w1))))
+        return Solution(key[1], tuple(actions), exact)
+
+
+def _choose(values: list[Value], turn: int) -> Value:
+    """The value of a decision of ``turn`` among actions with these bounds: the player to
+    act takes the highest chance for themselves, then the lowest for the other (which
+    only matters when a void round is possible). With bounds, every action that may be
+    the best (its upper bound reaches the best lower bound) is a candidate, and the other
+    seat's bounds cover all candidates; with points this is the plain rule."""
+    mine, theirs = 2 * turn, 2 - 2 * turn
+    low = max(v[mine] for v in values)
+    candidates = [v for v in values if v[mine] - low + v[mine + 1] >= -1e-15]
+    exact = min(v[4] for v in candidates)
+    if all(v[mine + 1] == 0.0 and v[theirs + 1] == 0.0 for v in candidates):
+        point = min(candidates, key=lambda v: (v[theirs], -v[mine]))
+        return (*point[:4], exact)
+    width = max(v[mine] - low + v[mine + 1] for v in candidates)
+    other = min(v[theirs] for v in candidates)
+    spread = max(v[theirs] - other + v[theirs + 1] for v in candidates)
+    out = (low, width, other, spread) if turn == 0 else (other, spread, low, width)
+    return (*out, exact)
 
 
 def _region_order(key: Key) -> tuple[int, int, int]:
@@ -474,7 +580,7 @@ def _region_order(key: Key) -> tuple[int, int, int]:
     return (-progress, sum(stock) if stock is not None else 0, key[0])
 
 
-def _better(v: Value, best: Value, turn: int) -> bool:
+def _better(v: Point, best: Point, turn: int) -> bool:
     """The player to act prefers a higher chance for themselves, then a lower one for the
     other (which only matters when a void round is possible)."""
     mine, theirs = v[turn], v[1 - turn]

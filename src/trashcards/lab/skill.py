@@ -6,8 +6,9 @@ Four parts (docs/ai.md explains the bots and the solver):
    ``expert`` — and ``random`` head to head, two players, standard rules, with Elo
    ratings; the expert plays on the reference engine (it searches with the rules engine),
    so its pairs get fewer matches;
-2. ``greedy``, ``kid`` and ``random`` per preset and table size (a bot against greedy at
-   every other seat, in every seat in turn, at three and four players);
+2. ``expert``, ``greedy``, ``kid`` and ``random`` per preset and table size (a bot
+   against greedy at every other seat, in every seat in turn, at three and four players;
+   the expert's tables on the reference engine, with fewer matches);
 3. the solver's regret for ``greedy``, ``counter``, ``kid`` and ``expert`` on small boards:
    the round-win chance each decision gives up against exact play;
 4. how often the better player wins a match, and a plain answer.
@@ -39,11 +40,17 @@ LADDER = ("random", "sometimes", "kid", "greedy", "expert")
 PRESETS = ("standard", "kids", "jokers", "all-faces-wild", "call-trash")
 FIELD = ("greedy", "kid", "random")
 REGRET_BOTS = ("greedy", "counter", "kid", "expert")
-REGRET_SIZES = ((1, 1), (2, 1), (2, 2))
+REGRET_SIZES = ((1, 1), (2, 1), (2, 2), (3, 3))
 #: Expert matches: against greedy ``matches // EXPERT_V_GREEDY``, against each other
 #: bot ``matches // EXPERT_V_OTHER`` (the expert is thousands of times slower).
 EXPERT_V_GREEDY = 8
 EXPERT_V_OTHER = 32
+#: Expert tables per preset: two players ``matches // EXPERT_PRESET`` matches, three and
+#: four players ``matches // EXPERT_TABLE`` matches spread over the expert's seats.
+EXPERT_PRESET = 8
+EXPERT_TABLE = 32
+#: The bots measured against greedy at every other seat at three and four players.
+TABLE_BOTS = ("expert", "kid", "random")
 #: Rounds of each bot and board size for the regret: ``matches // REGRET_DIVISOR``.
 REGRET_DIVISOR = 80
 
@@ -92,12 +99,13 @@ class RegretRow:
     per_round: float
     largest: float
     exact: bool
+    error: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {"bot": self.bot, "sizes": list(self.sizes), "rounds": self.rounds,
                 "decisions": self.decisions, "mean_regret": self.mean,
                 "share_not_optimal": self.not_optimal, "regret_per_round": self.per_round,
-                "max_regret": self.largest, "exact": self.exact}
+                "max_regret": self.largest, "exact": self.exact, "error": self.error}
 
 
 def _pair_jobs(a: str, b: str, rules: Rules, matches: int, prefix: str,
@@ -122,13 +130,18 @@ def plan(matches: int) -> list[Job]:
         rules = Rules.preset_named(preset)
         for a, b in combinations(FIELD, 2):
             jobs += _pair_jobs(a, b, rules, max(2, matches // 4), f"{preset}/2p")
+        jobs += _pair_jobs("expert", "greedy", rules, max(2, matches // EXPERT_PRESET),
+                           f"{preset}/2p", "reference")
         for n in (3, 4):
-            for bot in ("kid", "random"):
+            for bot in TABLE_BOTS:
+                expert = bot == "expert"
                 for seat in range(n):
                     bots = tuple(bot if s == seat else "greedy" for s in range(n))
+                    count = matches // (EXPERT_TABLE * n) if expert else matches // (4 * n)
                     jobs.append(Job(f"{preset}/{n}p/{bot}@{seat}", rules, bots,
-                                    max(1, matches // (4 * n)),
-                                    f"{preset}, {n} players: {bot} in seat {seat}"))
+                                    max(1, count),
+                                    f"{preset}, {n} players: {bot} in seat {seat}",
+                                    "reference" if expert else None))
     return jobs
 
 
@@ -141,6 +154,19 @@ def _round_share(results: Results, a: str, b: str, prefix: str) -> Estimate:
             nums.append(batch.round_wins[seat])
             dens.append(batch.decided_rounds)
     return ratio_over_batches(nums, dens, "rounds")
+
+
+def _apart(rate: Estimate) -> bool:
+    """Whether a match win rate's 95 % interval lies wholly above or below even."""
+    return rate.low is not None and rate.high is not None and (rate.low > 0.5
+                                                               or rate.high < 0.5)
+
+
+def _pair_rate(results: Results, a: str, b: str, prefix: str) -> Estimate:
+    """Share of matches ``a`` won against ``b``, both seat orders."""
+    first = results.total(f"{prefix}/{a}-{b}")
+    second = results.total(f"{prefix}/{b}-{a}")
+    return proportion(first.wins[0] + second.wins[1], first.matches + second.matches)
 
 
 def _versus_field(results: Results, preset: str, n: int, bot: str) -> Estimate:
@@ -179,7 +205,8 @@ def _regrets(settings: Settings) -> tuple[dict[str, RegretRow], dict[str, float]
                 bot, sizes, rounds, len(sample.regrets), _mean(sample.regrets, "decisions"),
                 proportion(sum(r > 1e-9 for r in sample.regrets), len(sample.regrets),
                            "decisions"),
-                sum(sample.regrets) / rounds, max(sample.regrets, default=0.0), sample.exact)
+                sum(sample.regrets) / rounds, max(sample.regrets, default=0.0), sample.exact,
+                sample.error)
         seconds[f"{sizes[0]}x{sizes[1]}"] = time.perf_counter() - began
     return out, seconds
 
@@ -200,8 +227,9 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
         duel = duel_table(results, FIELD, f"{preset}/2p")
         row: dict[str, Estimate] = {f"{a} v {b}": duel.rate(FIELD.index(a), FIELD.index(b))
                                   for a, b in combinations(FIELD, 2)}
+        row["expert v greedy"] = _pair_rate(results, "expert", "greedy", f"{preset}/2p")
         for n in (3, 4):
-            for bot in ("kid", "random"):
+            for bot in TABLE_BOTS:
                 row[f"{bot} v greedy x{n - 1}"] = _versus_field(results, preset, n, bot)
         by_preset[preset] = row
     regrets, solve_seconds = _regrets(settings)
@@ -234,6 +262,10 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
         f"{largest.replace('x', ' + ')} slots (expert: {fmt_pp(reg_e, 3)}); "
         f"{fmt_pct(regrets[f'greedy/{largest}'].not_optimal)} of greedy's decisions there "
         "are not optimal.",
+        "The expert against greedy by preset (two players): " + "; ".join(
+            f"{preset} {fmt_pct(row['expert v greedy'])}"
+            + (" (**apart from even**)" if _apart(row["expert v greedy"]) else "")
+            for preset, row in by_preset.items()) + ".",
         f"Skill that counts is basic: greedy beats kid (who forgets the discard pile 30 % "
         f"of the time) in {fmt_pct(kg.match)} of matches and random in "
         f"{fmt_pct(rg.match)}.",
@@ -298,16 +330,21 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
         "action minus that of the bot's action, for the player to act. Mean over "
         "decisions with a 95 % interval; the share of decisions that were not optimal.")
     report.table(["bot", "boards", "decisions", "mean regret (round-win chance)",
-                  "not optimal", "regret per round", "largest"],
+                  "not optimal", "regret per round", "largest", "values"],
                  [[r.bot, f"{r.sizes[0]} + {r.sizes[1]}", fmt_count(r.decisions),
                    fmt_pp(r.mean, 3), fmt_pct(r.not_optimal), f"{r.per_round * 100:.3f} pp",
-                   f"{r.largest * 100:.2f} pp"] for r in regrets.values()],
+                   f"{r.largest * 100:.2f} pp",
+                   "exact" if r.exact else f"± {r.error * 100:.2g} pp"]
+                  for r in regrets.values()],
                  right=(2, 3, 4, 5, 6))
     report.para("Solver time per board size (solving every position the four bots "
-                "reached, on this machine): " + ", ".join(
+                "reached, from the deal, on this machine): " + ", ".join(
                     f"{k.replace('x', ' + ')}: {v:.0f} s" for k, v in solve_seconds.items())
-                + ". Values after a reshuffle are solved by value iteration to 1e-12; the "
-                "rest are exact.")
+                + ". Positions after a reshuffle are bounded rather than solved (each "
+                "seat's chance in [0, 1], carried up exactly); \"exact\" means every "
+                "value the bots' decisions were measured with came out exact (a reshuffle "
+                "was reachable only through moves worse for sure), otherwise the column "
+                "gives the largest proven error of a value (a regret is within twice it).")
     report.figures["settings"]["expert_engine"] = "reference"
 
 
