@@ -11,7 +11,10 @@ back into a View. Two checks:
    end and the stock below what was drawn) swap places — board with board, board with
    stock, stock with stock. The players see nothing different, so every seat must
    receive byte-identical frames; any leak of a hidden card, the stock order, a count per
-   rank or a sort order would show as a different frame.
+   rank or a sort order would show as a different frame. The seat to act asks for a hint
+   before every move, so the hints (computed by the AI from the seat's view) are among
+   those frames, and every seat's win chances of each version that both runs computed
+   must be identical too.
 
 ``test_the_check_catches_a_leaky_server`` proves the second check can fail.
 """
@@ -91,14 +94,19 @@ GAMES = [
 ]
 
 Frames = dict[str, list[str]]
+#: every socket's ``chances`` frames by version
+Chances = dict[str, dict[int, dict[str, Any]]]
 
 
 def play(tmp_path: Path, name: str, game: Game,
-         chance: Callable[[str], random.Random]) -> tuple[Frames, str]:
+         chance: Callable[[str], random.Random], strict: bool = True
+         ) -> tuple[Frames, str, Chances]:
     """One match through a fresh server: every seat a bot on its own websocket, plus a
-    spectator. Returns the frames each socket received and the record."""
+    spectator; the seat to act asks for a hint before each move. Returns the frames each
+    socket received (the win chances apart, by version) and the record. ``strict``: every
+    hint must be answered (a leaky server's may fail)."""
     settings = make_settings(tmp_path / f"{name}.sqlite3", seed=game.seed, round_pause=0.0,
-                             chance_rng=chance)
+                             chance_rng=chance, hint_samples=40, chance_samples=40)
     rules = Rules.from_dict(game.rules)
     players = len(game.bots)
     bots = [make_bot(b, random.Random(f"{game.seed}/{seat}")) for seat, b in enumerate(game.bots)]
@@ -118,6 +126,11 @@ def play(tmp_path: Path, name: str, game: Game,
             to_act = states["spectator"]["to_act"]
             if to_act is not None:
                 seat_view = view_from_json(states[str(to_act)], rules)
+                socks[str(to_act)].send({"type": "hint", "token": tokens[to_act],
+                                         "version": version})
+                answer = socks[str(to_act)].recv()
+                assert answer["type"] == "hint" or not strict, answer
+                assert answer.get("version", version) == version
                 action = bots[to_act].choose(seat_view)
                 socks[str(to_act)].send({"type": "act", "token": tokens[to_act],
                                          "action": str(action), "version": version})
@@ -128,7 +141,8 @@ def play(tmp_path: Path, name: str, game: Game,
             version = message["version"]
         record = client.get(f"/api/tables/{table_id}/record")
         assert record.headers["x-trash-record"] == "complete"
-        return {key: sock.frames for key, sock in socks.items()}, record.text
+        chances = {key: {c["version"]: c for c in sock.chances} for key, sock in socks.items()}
+        return {key: sock.frames for key, sock in socks.items()}, record.text, chances
 
 
 def check_frames(frames: Frames, record: Record) -> None:
@@ -144,7 +158,7 @@ def check_frames(frames: Frames, record: Record) -> None:
         for text in texts:
             assert '"stock":' not in text  # no stock field anywhere
             message = json.loads(text)
-            if message["type"] == "joined":
+            if message["type"] in ("joined", "hint"):
                 continue
             assert message["type"] == "events"
             assert message["seat"] == seat
@@ -245,9 +259,10 @@ def permuted_outputs(outputs: list[list[Card]], old: Sequence[Entry],
 
 def permuted_replay(tmp_path: Path, game: Game,
                     check: bool = True) -> tuple[Frames, Frames, Counter[str], str]:
-    """Play ``game``, check its frames, then play it again with hidden cards permuted."""
+    """Play ``game``, check its frames, then play it again with hidden cards permuted;
+    the win chances of every version both runs computed must agree."""
     recorder = RecordingRandom(f"chance/{game.seed}")
-    frames, text = play(tmp_path, "first", game, lambda _table_id: recorder)
+    frames, text, chances = play(tmp_path, "first", game, lambda _table_id: recorder, check)
     record = loads(text)
     if check:
         check_frames(frames, record)
@@ -255,7 +270,14 @@ def permuted_replay(tmp_path: Path, game: Game,
     assert entries != list(record.moves), "no hidden card could be permuted"
     outputs = permuted_outputs(recorder.outputs, record.moves, entries)
     scripted = ScriptedRandom(outputs)
-    again, text2 = play(tmp_path, "permuted", game, lambda _table_id: scripted)
+    again, text2, chances2 = play(tmp_path, "permuted", game, lambda _table_id: scripted,
+                                  check)
+    for key in chances:
+        both = set(chances[key]) & set(chances2[key])
+        if check:
+            assert both, f"{key} got no win chances of the same version twice"
+            for version in both:
+                assert chances[key][version] == chances2[key][version], (key, version)
     assert not scripted.outputs  # every scripted shuffle was used
     assert [str(e) for e in loads(text2).moves] == [str(e) for e in entries]
     return frames, again, kinds, text

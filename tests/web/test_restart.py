@@ -31,9 +31,14 @@ class Client:
         self.ws.send(json.dumps(message))
 
     def recv(self, *kinds: str) -> dict[str, Any]:
-        text = self.ws.recv(timeout=20)
-        parse_server_message(text)
-        message: dict[str, Any] = json.loads(text)
+        """The next frame (checked), passing over the win chances, which come whenever
+        the server has computed them."""
+        while True:
+            text = self.ws.recv(timeout=20)
+            parse_server_message(text)
+            message: dict[str, Any] = json.loads(text)
+            if message["type"] != "chances":
+                break
         assert message["type"] in kinds, message
         return message
 

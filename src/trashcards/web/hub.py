@@ -14,6 +14,7 @@ from ..bots import BOTS, bot_name
 from ..errors import TrashError
 from ..names import printable
 from ..rules import Rules
+from .advice import Advisor
 from .commits import Committer
 from .connection import Close
 from .protocol import CreateTable, ProtocolError, SeatSpec
@@ -21,12 +22,18 @@ from .settings import Settings
 from .store import NewTable, SeatRow, Store, StoreError, WriteError, hash_token
 from .table import Advance, Table, storage_error, unique_name, valid_name
 
-__all__ = ["Hub", "checked_names", "playable_rules", "seat_rows"]
+__all__ = ["Hub", "checked_names", "default_hints", "playable_rules", "seat_rows"]
 
 log = logging.getLogger(__name__)
 
 #: The close of the connections of a table that expired or was purged.
 GONE = Close(4404, "the table is gone (expired)")
+
+
+def default_hints(seats: list[SeatRow]) -> bool:
+    """Whether a table allows hints unless its creator says: yes against the computer or
+    on one device (no seat open to others), no for a table with open seats."""
+    return all(s.kind != "open" for s in seats)
 
 
 class Hub:
@@ -36,6 +43,8 @@ class Hub:
         self.settings = settings
         self.store = store
         self.committer = Committer(store, settings.write_retries, settings.write_backoff)
+        #: the worker threads of hints, win chances, reviews and expert bots
+        self.advisor = Advisor(settings.ai_workers, settings.ai_queue)
         self.tables: dict[str, Table] = {}
         #: tables whose stored record cannot be replayed, with the reason: left out
         self.quarantined: dict[str, str] = {}
@@ -51,9 +60,11 @@ class Hub:
             row = self.store.load(table_id)
             if row is None:
                 return None
+            hints = row.hints if row.hints is not None else default_hints(row.seats)
             table = Table.restore(row.id, Rules.from_dict(row.rules), row.seats, row.status,
                                   row.rematch, row.moves, self.settings, self.store,
-                                  self.committer, row.ready, row.cuts, row.party)
+                                  self.committer, self.advisor, row.ready, row.cuts,
+                                  row.party, hints)
         except Exception as exc:  # any bad row: leave this table out, keep the server up
             reason = f"{type(exc).__name__}: {exc}"
             self.quarantined[table_id] = reason
@@ -145,6 +156,7 @@ class Hub:
             self._sweeper.cancel()
         for table in self.tables.values():
             table.cancel()
+        self.advisor.close()
 
     async def create(self, spec: CreateTable) -> tuple[Table, list[dict[str, Any]]]:
         """A new table from ``POST /api/tables``; returns it and the creator's seats with
@@ -152,22 +164,23 @@ class Hub:
         ``bad_name``, ``name_taken``, ``storage_error``)."""
         rules = playable_rules(spec.rules, len(spec.seats))
         seats, mine = seat_rows(spec.seats)
-        table = await self._open(rules, seats)
+        hints = spec.hints if spec.hints is not None else default_hints(seats)
+        table = await self._open(rules, seats, hints)
         return table, mine
 
     async def rematch(self, old: Table) -> str:
         """A new table with the seats (kinds, names, bots, tokens) and rules of ``old``,
         written together with ``old``'s link to it."""
         seats = [SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in old.seats]
-        return (await self._open(old.rules, seats, rematch_of=old.id)).id
+        return (await self._open(old.rules, seats, old.hints, rematch_of=old.id)).id
 
-    async def _open(self, rules: Rules, seats: list[SeatRow],
+    async def _open(self, rules: Rules, seats: list[SeatRow], hints: bool,
                     rematch_of: str | None = None) -> Table:
-        table, opening, row = self.prepare(rules, seats)
+        table, opening, row = self.prepare(rules, seats, hints=hints)
         try:
             await self.committer.write(
                 self.store.create_table, row.id, row.rules, row.seats, row.status, row.moves,
-                rematch_of, row.cuts)
+                rematch_of, row.cuts, row.party, row.hints)
         except WriteError as exc:
             raise storage_error(exc) from None
         await self.opened(table, opening)
@@ -181,17 +194,20 @@ class Hub:
         return table_id
 
     def prepare(self, rules: Rules, seats: list[SeatRow], party: str | None = None,
-                table_id: str | None = None) -> tuple[Table, Advance | None, NewTable]:
+                table_id: str | None = None, hints: bool | None = None
+                ) -> tuple[Table, Advance | None, NewTable]:
         """A new table in memory only, its opening moves if every seat is taken, and the
-        row to write; once it is written, :meth:`opened` puts it in play."""
+        row to write; once it is written, :meth:`opened` puts it in play. ``hints``:
+        whether the seats may ask for hints (default: :func:`default_hints`)."""
         table_id = table_id or self.new_id()
+        hints = hints if hints is not None else default_hints(seats)
         table = Table(table_id, rules, seats, "waiting", None, self.settings, self.store,
-                      self.committer, party=party)
+                      self.committer, self.advisor, party=party, hints=hints)
         starts = all(s.kind != "open" for s in seats)
         opening = table.opening_moves() if starts else None
         row = NewTable(table_id, rules.to_dict(), seats, "playing" if opening else "waiting",
                        opening.entries if opening else (), opening.cuts if opening else None,
-                       party)
+                       party, hints)
         return table, opening, row
 
     async def opened(self, table: Table, opening: Advance | None) -> None:
