@@ -21,6 +21,8 @@ from browserkit import (
 )
 from playwright.sync_api import expect
 
+from trashcards.actions import CALL
+
 pytestmark = pytest.mark.browser
 
 LOG_LINES = "[...document.querySelectorAll('#log-list li')].map((li) => li.textContent)"
@@ -171,5 +173,59 @@ def test_the_last_chance_lap_and_the_rounds_winners_are_shown(
             expect(page.locator("#notes .note-won")).to_contain_text("Won this round so far")
             expect(page.locator(".board .fact.winner")).to_have_count(
                 len(state["round_winners"]))
+    finally:
+        player.close()
+
+
+class _NeverCalls:
+    """Greedy that never calls "Trash!": its completions wait to be claimed."""
+
+    def __init__(self, bot: Any) -> None:
+        self._bot = bot
+
+    def choose(self, view: Any) -> Any:
+        legal = tuple(action for action in view.legal if action != CALL)
+        return self._bot.choose(view._replace(legal=legal))
+
+
+def _call_trash_table(server: str) -> tuple[str, dict[int, str]]:
+    answer = scenes.create(server, [{"kind": "me", "name": "Ana"},
+                                    {"kind": "bot", "bot": "greedy"}],
+                           rules={"preset": "call-trash", "start_size": 3})
+    return answer["table_id"], {s["seat"]: s["token"] for s in answer["seats"]}
+
+
+def test_a_called_trash_badge_shows_on_the_callers_board(new_context: Any, server: str
+                                                         ) -> None:
+    table_id, tokens = _call_trash_table(server)
+    player = scenes.Player(server, table_id, tokens)  # greedy calls at one face-down card
+    try:
+        player.play_until(lambda s: s["called"] and s["to_act"] == 0)
+        for watch in (False, True):
+            page = scenes.open_page(new_context(), server, table_id,
+                                    None if watch else tokens, watch=watch)
+            expect(page.locator(".board .fact.called")).to_have_count(1)
+            expect(page.locator(".board .fact.called")).to_have_text("called “Trash!”")
+    finally:
+        player.close()
+
+
+def test_a_completion_without_a_call_shows_the_pending_claim(new_context: Any, server: str
+                                                             ) -> None:
+    answer = scenes.create(server, [{"kind": "me", "name": "Ana"},
+                                    {"kind": "hotseat", "name": "Bo"}],
+                           rules={"preset": "call-trash", "start_size": 3})
+    table_id = answer["table_id"]
+    player = scenes.Player(server, table_id, {s["seat"]: s["token"] for s in answer["seats"]})
+    player.bot = _NeverCalls(player.bot)
+    try:
+        state = player.play_until(lambda s: bool(s["unclaimed"]), limit=5000)
+        name = ["Ana", "Bo"][state["unclaimed"][0]]
+        spectator = scenes.open_page(new_context(), server, table_id, None, watch=True)
+        expect(spectator.locator("#notes .note-claim")).to_have_text(
+            f"{name} completed without calling “Trash!”: {name} claims the round at their "
+            "next turn.")
+        expect(spectator.locator(".board .fact.claim")).to_have_count(1)
+        expect(spectator.locator(".board .fact.claim")).to_have_text("claims next turn")
     finally:
         player.close()
