@@ -113,6 +113,8 @@ class TableRow:
     #: seats that asked for the next round during the current pause
     ready: list[int] = field(default_factory=list)
     finished: float | None = None
+    #: the process that owns the table (a shared database only)
+    owner: str | None = None
 
 
 @dataclass(frozen=True)
