@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -31,11 +31,9 @@ def find_bindir() -> Path | None:
     candidates: list[str] = []
     pg_config = shutil.which("pg_config")
     if pg_config:
-        try:
+        with suppress(OSError, subprocess.CalledProcessError):
             candidates.append(subprocess.run([pg_config, "--bindir"], capture_output=True,
                                              text=True, check=True).stdout.strip())
-        except (OSError, subprocess.CalledProcessError):
-            pass
     candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
     initdb = shutil.which("initdb")
     if initdb:
@@ -74,7 +72,8 @@ class Cluster:
         done = self._run(str(self.bindir / "pg_ctl"), "-D", str(data), "-l",
                          str(self.root / "log"), "-o", options, "-w", "-t", "60", "start")
         if done.returncode:
-            log = (self.root / "log").read_text(errors="replace") if (self.root / "log").exists() else ""
+            log_file = self.root / "log"
+            log = log_file.read_text(errors="replace") if log_file.exists() else ""
             raise RuntimeError(f"pg_ctl start failed: {done.stderr or done.stdout}\n{log}")
 
     def stop(self) -> None:

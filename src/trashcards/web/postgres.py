@@ -207,7 +207,7 @@ class PostgresStorage:
         where = hide_password(url)
         try:
             first = await psycopg.AsyncConnection.connect(url, autocommit=True,
-                                                          connect_timeout=10)
+                                                          **_connection_options())
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to {where}: {_reason(exc)}") from None
         try:
@@ -217,8 +217,8 @@ class PostgresStorage:
                 await _migrate(first, where)
         finally:
             await first.close()
-        pool = AsyncConnectionPool(url, min_size=1, max_size=4, open=False,
-                                   kwargs={"autocommit": True}, timeout=10)
+        pool = AsyncConnectionPool(url, min_size=1, max_size=4, open=False, timeout=10,
+                                   kwargs={"autocommit": True, **_connection_options()})
         try:
             await pool.open(wait=True, timeout=10)
         except Exception as exc:  # the pool's own errors are not psycopg.Error
@@ -237,9 +237,8 @@ class PostgresStorage:
 
     async def _register(self) -> None:
         """A new owner connection, a new process id, its lock held."""
-        conn = await psycopg.AsyncConnection.connect(
-            self.url, autocommit=True, connect_timeout=10, keepalives=1, keepalives_idle=5,
-            keepalives_interval=2, keepalives_count=3)
+        conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True,
+                                                     **_connection_options())
         process_id = secrets.token_hex(6)
         cursor = await conn.execute(
             "INSERT INTO processes (id, started, host, pid) VALUES (%s, %s, %s, %s) "
@@ -691,8 +690,7 @@ class PostgresBus:
         while True:
             try:
                 conn = await psycopg.AsyncConnection.connect(
-                    self.storage.url, autocommit=True, connect_timeout=10, keepalives=1,
-                    keepalives_idle=5, keepalives_interval=2, keepalives_count=3)
+                    self.storage.url, autocommit=True, **_connection_options())
             except psycopg.Error as exc:
                 log.warning("cannot listen to the database yet: %s", _reason(exc))
                 await asyncio.sleep(1.0)
@@ -788,6 +786,15 @@ async def _migrate(conn: psycopg.AsyncConnection[Any], where: str) -> None:
                                    (number, time.time()))
     except psycopg.Error as exc:
         raise StoreError(f"cannot set up the tables in {where}: {_reason(exc)}") from None
+
+
+def _connection_options() -> dict[str, Any]:
+    """Every connection: named after this process (``pg_stat_activity`` shows which
+    server it is), and with TCP keepalives, so that a connection to a machine that
+    vanished is found dead in seconds (and its tables are taken over)."""
+    return {"connect_timeout": 10, "application_name": f"trashcards {os.getpid()}",
+            "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+            "keepalives_count": 3}
 
 
 def _reason(exc: BaseException) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from .store import MoveWrite, SeatRow, Store, TableRow, WriteError
+from .store import MoveWrite, SeatRow, SeatTakenError, Store, TableRow, WriteError
 
 __all__ = ["Bus", "Notice", "OwnerLostError", "SeatTakenError", "SqliteStorage", "Storage",
            "is_postgres", "open_storage"]
@@ -31,10 +31,6 @@ __all__ = ["Bus", "Notice", "OwnerLostError", "SeatTakenError", "SqliteStorage",
 class OwnerLostError(WriteError):
     """This process no longer owns the table (another took it over, or this one lost its
     database connection): nothing was written."""
-
-
-class SeatTakenError(WriteError):
-    """The seat was taken by someone else first: nothing was written."""
 
 
 @dataclass(frozen=True)

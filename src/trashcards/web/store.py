@@ -31,8 +31,8 @@ try:
 except ImportError:  # pragma: no cover - Windows: no second-process guard
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["MoveWrite", "SeatRow", "Store", "StoreBusyError", "StoreError", "TableRow",
-           "WriteError", "hash_token"]
+__all__ = ["MoveWrite", "SeatRow", "SeatTakenError", "Store", "StoreBusyError", "StoreError",
+           "TableRow", "WriteError", "hash_token"]
 
 #: ``PRAGMA application_id`` of a trashcards database ("TRSH").
 APPLICATION_ID: Final = 0x54525348
@@ -49,6 +49,10 @@ class StoreBusyError(StoreError):
 class WriteError(StoreError):
     """A write failed (disk full, read-only, I/O error, the file replaced): nothing of
     it was written."""
+
+
+class SeatTakenError(WriteError):
+    """The seat was taken by someone else first: nothing was written."""
 
 
 _SCHEMA = """
@@ -230,8 +234,11 @@ class Store:
         """Give an open seat its person; with ``moves`` (the last seat: the cut and the
         deal) the match starts in the same transaction."""
         with self._transaction() as db:
-            db.execute("UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
-                       (name, token_hash, table_id, seat))
+            taken = db.execute("UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? "
+                               "AND seat = ? AND kind = 'open' AND token_hash IS NULL",
+                               (name, token_hash, table_id, seat))
+            if taken.rowcount != 1:
+                raise SeatTakenError(f"seat {seat} is taken")
             self._append(db, MoveWrite(table_id, 0, moves, status))
 
     def add_moves(self, table_id: str, start: int, moves: Iterable[str],
