@@ -2,9 +2,11 @@
 ``pg_ctl start`` on a Unix socket there (no TCP port), one fresh database per test.
 
 The server's binaries are found with ``pg_config --bindir``, else in Debian's
-``/usr/lib/postgresql/<version>/bin``, else on ``PATH``. When there are none the
-PostgreSQL tests fail, saying how to install them, unless ``TRASHCARDS_NO_POSTGRES=1``
-is set, which skips them (for machines without PostgreSQL; CI never sets it).
+``/usr/lib/postgresql/<version>/bin``, else on ``PATH``. When there are none
+:func:`running_cluster` raises :class:`PostgresMissingError`; the tests' fixture then fails,
+saying how to install them, unless ``TRASHCARDS_NO_POSTGRES=1`` is set, which skips them
+(for machines without PostgreSQL; CI never sets it). ``benchmarks/server.py`` starts its
+clusters here too.
 """
 
 from __future__ import annotations
@@ -18,12 +20,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-import pytest
-
-__all__ = ["Cluster", "find_bindir", "running_cluster"]
+__all__ = ["DURABLE", "FAST", "Cluster", "PostgresMissingError", "find_bindir", "running_cluster"]
 
 #: Set to 1 to skip the PostgreSQL tests on a machine without PostgreSQL.
 OPT_OUT = "TRASHCARDS_NO_POSTGRES"
+#: Settings for tests: nothing is flushed to disk (the cluster is thrown away anyway).
+FAST = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+#: Settings as docs/deploy.md recommends: every commit written to the log before it is
+#: acknowledged, flushed within a fifth of a second (synchronous_commit=off: the
+#: durability of the SQLite backend's WAL with synchronous=NORMAL).
+DURABLE = "-c synchronous_commit=off"
+
+
+class PostgresMissingError(RuntimeError):
+    """PostgreSQL's server binaries are not installed."""
 
 
 def find_bindir() -> Path | None:
@@ -47,8 +57,9 @@ def find_bindir() -> Path | None:
 class Cluster:
     """A running cluster: :meth:`database` makes a new empty database and gives its URL."""
 
-    def __init__(self, bindir: Path, root: Path, user: str | None) -> None:
+    def __init__(self, bindir: Path, root: Path, user: str | None, settings: str = FAST) -> None:
         self.bindir = bindir
+        self.settings = settings
         self.root = root
         self.socket_dir = root / "socket"
         self.user = user
@@ -67,8 +78,8 @@ class Cluster:
                          "--auth=trust", "-E", "UTF8", "--no-sync")
         if done.returncode:
             raise RuntimeError(f"initdb failed: {done.stderr or done.stdout}")
-        options = (f"-k {self.socket_dir} -c listen_addresses='' -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        options = (f"-k {self.socket_dir} -c listen_addresses='' -c max_connections=200 "
+                   f"{self.settings}")
         done = self._run(str(self.bindir / "pg_ctl"), "-D", str(data), "-l",
                          str(self.root / "log"), "-o", options, "-w", "-t", "60", "start")
         if done.returncode:
@@ -103,17 +114,15 @@ class Cluster:
 
 
 @contextmanager
-def running_cluster() -> Iterator[Cluster]:
-    """Start a cluster in a temporary folder; stop and delete it afterwards. Fails (or
-    skips, with ``TRASHCARDS_NO_POSTGRES=1``) when PostgreSQL is not installed."""
+def running_cluster(settings: str = FAST) -> Iterator[Cluster]:
+    """Start a cluster (with ``settings``, ``-c name=value`` options of ``postgres``) in a
+    temporary folder; stop and delete it afterwards. Raises :class:`PostgresMissingError`
+    when PostgreSQL is not installed."""
     bindir = find_bindir()
     if bindir is None:
-        message = ("PostgreSQL is not installed (no initdb found): `apt-get install "
-                   "postgresql` (bash scripts/check does), or set TRASHCARDS_NO_POSTGRES=1 "
-                   "to skip the PostgreSQL tests")
-        if os.environ.get(OPT_OUT) == "1":
-            pytest.skip(message)
-        pytest.fail(message)
+        raise PostgresMissingError(
+            "PostgreSQL is not installed (no initdb found): `apt-get install postgresql` "
+            f"(bash scripts/check does), or set {OPT_OUT}=1 to skip the PostgreSQL tests")
     user = None
     if os.geteuid() == 0:
         user = "postgres" if _has_user("postgres") else "nobody"
@@ -122,7 +131,7 @@ def running_cluster() -> Iterator[Cluster]:
     if user is not None:
         shutil.chown(root, user)
         shutil.chown(root / "socket", user)
-    cluster = Cluster(bindir, root, user)
+    cluster = Cluster(bindir, root, user, settings)
     try:
         cluster.start()
         yield cluster

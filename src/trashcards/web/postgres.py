@@ -254,7 +254,11 @@ class PostgresStorage:
             await self._bus.stop()
         if self._owner is not None:
             with contextlib.suppress(psycopg.Error):
-                await self._owner.close()  # the lock goes with it: the tables are free
+                # unlocked before the connection closes (the lock would go with it, but
+                # only once the database's side has noticed): the tables are free now
+                await self._owner.execute("SELECT pg_advisory_unlock_all()")
+            with contextlib.suppress(psycopg.Error):
+                await self._owner.close()
         await self._pool.close()
 
     # -- ownership -----------------------------------------------------------------------
