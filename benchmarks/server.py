@@ -21,8 +21,8 @@ saturated, and latency is simply tables / throughput (Little's law).
 
 ``--workers N`` measures ``trashcards serve --workers K`` for K = 1 … N, one after the
 other in the same run, each on a fresh database of a throwaway PostgreSQL cluster (as the
-tests start one: tests/web/pgtools.py, durable settings), and prints each K's figures as
-a ratio to one process. The websockets land on whichever process the kernel gives them,
+tests start one: tests/web/pgtools.py, durable settings), after one process on SQLite
+as the baseline, and prints each one's figures as a ratio to one PostgreSQL process. The websockets land on whichever process the kernel gives them,
 so most seats play through a process that does not own their table (docs/deploy.md):
 
     python benchmarks/server.py --tables 200 --seconds 20 --workers 2
@@ -132,6 +132,7 @@ class BenchTable:
                 await ws.send(json.dumps({"type": "join", "tokens": [tokens[seat]],
                                           "version": None}))
                 last: str | None = None  # the last act or rematch this seat sent
+                acted: int | None = None  # the version of the last act
                 async for text in ws:
                     now = time.perf_counter()
                     message = json.loads(text)
@@ -166,12 +167,14 @@ class BenchTable:
                         continue
                     if stop.is_set():
                         return None
-                    if state["to_act"] == seat:
+                    # one action per version: a fresh ``state`` of a version this seat
+                    # already acted at (sent after a stale_version) is not a new turn
+                    if state["to_act"] == seat and message["version"] != acted:
                         await stats.go.wait()  # nobody plays before every seat is in
                         if self.think > 0:
                             await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
-                        last = await self._act(ws, tokens[seat], seat, state,
-                                               message["version"])
+                        acted = message["version"]
+                        last = await self._act(ws, tokens[seat], seat, state, acted)
         except (TimeoutError, OSError, Exception) as exc:
             if stats.measuring and not stop.is_set():
                 stats.errors += 1
@@ -316,7 +319,12 @@ def main() -> None:
 
 def scale(args: argparse.Namespace) -> None:
     """``--workers N``: 1 … N processes on PostgreSQL, each compared with one."""
-    results: list[tuple[int, Stats]] = []
+    results: list[tuple[str, Stats]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        print("== 1 server process, SQLite (the baseline)", flush=True)
+        stats = measure(args, Path(tmp) / "bench.sqlite3")
+        report(args, stats)
+        results.append(("SQLite, 1 process", stats))
     try:
         with running_cluster(DURABLE) as cluster:
             for workers in range(1, args.workers + 1):
@@ -324,19 +332,20 @@ def scale(args: argparse.Namespace) -> None:
                       "PostgreSQL", flush=True)
                 stats = measure(args, cluster.database(), workers)
                 report(args, stats)
-                results.append((workers, stats))
+                results.append((f"PostgreSQL, {workers} process{'es' if workers > 1 else ''}",
+                                stats))
     except PostgresMissingError as exc:
         raise SystemExit(str(exc)) from None
-    base = results[0][1]
+    print(f"== scaling on {os.cpu_count()} cores (client, servers and PostgreSQL share "
+          "them); ratios to PostgreSQL with 1 process")
+    base = results[1][1]
     base_rate = base.actions / base.elapsed
-    print(f"== scaling on {os.cpu_count()} cores (client, servers and PostgreSQL share them)")
     base_p99 = percentile(base.table_latency, 0.99)
-    for workers, stats in results:
+    for name, stats in results:
         rate = stats.actions / stats.elapsed
         p99 = percentile(stats.table_latency, 0.99)
-        print(f"{workers} process{'es' if workers > 1 else '  '}: {rate:7.0f} actions/s "
-              f"(x{rate / base_rate:.2f})  p99 all seats {p99 * 1000:.1f} ms "
-              f"(x{p99 / base_p99:.2f})  errors {stats.errors}")
+        print(f"{name:24}: {rate:7.0f} actions/s (x{rate / base_rate:.2f})  p99 all seats "
+              f"{p99 * 1000:7.1f} ms (x{p99 / base_p99:.2f})  errors {stats.errors}")
 
 
 def report(args: argparse.Namespace, stats: Stats) -> None:
