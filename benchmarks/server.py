@@ -22,8 +22,9 @@ saturated, and latency is simply tables / throughput (Little's law).
 ``--workers N`` measures ``trashcards serve --workers K`` for K = 1 … N, one after the
 other in the same run, each on a fresh database of a throwaway PostgreSQL cluster (as the
 tests start one: tests/web/pgtools.py, durable settings), after one process on SQLite
-as the baseline, and prints each one's figures as a ratio to one PostgreSQL process. The websockets land on whichever process the kernel gives them,
-so most seats play through a process that does not own their table (docs/deploy.md):
+as the baseline, and prints each one's figures as a ratio to one PostgreSQL process. The
+websockets land on whichever process the kernel gives them, so most seats play through a
+process that does not own their table (docs/deploy.md):
 
     python benchmarks/server.py --tables 200 --seconds 20 --workers 2
 
