@@ -9,8 +9,9 @@ of that arrangement:
   bots and timers from where the database has them;
 * **following** — the database's notices of the tables it follows (those its
   connections watch) are taken in order; a notice that does not follow on, a
-  reconnected listener, or a version check that finds a table behind makes it read the
-  missing moves, so no move is ever skipped;
+  reconnected listener, or a table still short at one tick of the version the database
+  had at the tick before (its notice was lost) makes it read the missing moves, so no
+  move is ever skipped;
 * **forwarding** — a player's move, "next round", rematch or seat taken at a table this
   process does not own is sent to the owner, whose answer (errors) comes back; when the
   owner does not answer in time this process takes the table over if it can, else the
@@ -78,6 +79,8 @@ class Cluster:
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticks = 0
+        #: the followed tables' versions in the database at the last tick
+        self._checked: dict[str, int] = {}
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -113,16 +116,18 @@ class Cluster:
         for table_id in await self.store.orphans():
             await self.take_over(table_id)
         followed = [t.id for t in self.hub.tables.values() if not t.owned]
-        if followed:
-            versions = await self.store.version(followed)
-            for table_id in followed:
-                behind = self.hub.tables.get(table_id)
-                if behind is None or behind.owned:
-                    continue
-                if table_id not in versions:
-                    self.hub.gone(table_id)
-                elif versions[table_id] != behind.version:
-                    await self.sync(behind)
+        versions = await self.store.version(followed) if followed else {}
+        for table_id in followed:
+            behind = self.hub.tables.get(table_id)
+            if behind is None or behind.owned:
+                continue
+            if table_id not in versions:
+                self.hub.gone(table_id)
+            elif behind.version < self._checked.get(table_id, -1):
+                # still short of what the database had a tick ago: a notice was lost
+                # (one merely on its way has arrived by now), read the moves
+                await self.sync(behind)
+        self._checked = versions
         self._ticks += 1
         if self._ticks % _FORGET_EVERY == 0:
             await self.store.forget_dead()
