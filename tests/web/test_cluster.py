@@ -45,11 +45,11 @@ class Server:
     url: str
 
 
-def start_server(db: str, bot_delay: float = 0.0) -> Server:
+def start_server(db: str, bot_delay: float = 0.0, round_pause: float = 3600.0) -> Server:
     """``trashcards serve --db URL`` on a free port, up (its health check answers)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "trashcards", "serve", "--port", "0", "--db", db,
-         "--bot-delay", str(bot_delay), "--round-pause", "3600", "--join-rate", "1e9",
+         "--bot-delay", str(bot_delay), "--round-pause", str(round_pause), "--join-rate", "1e9",
          "--create-rate", "1e9", "--max-connections", "100000", "--message-rate", "1000"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -81,11 +81,13 @@ def stop(server: Server) -> None:
 
 
 @contextmanager
-def servers(db: str, count: int, bot_delay: float = 0.0) -> Iterator[list[Server]]:
+def servers(db: str, count: int, bot_delay: float = 0.0,
+            round_pause: float = 3600.0) -> Iterator[list[Server]]:
     started: list[Server] = []
     try:
         with ThreadPoolExecutor(count) as pool:
-            started += pool.map(lambda _n: start_server(db, bot_delay), range(count))
+            started += pool.map(lambda _n: start_server(db, bot_delay, round_pause),
+                                range(count))
         yield started
     finally:
         for server in started:
@@ -197,6 +199,8 @@ class Player:
 
     urls: list[str]
     think: float = 0.01
+    #: whether it sends "next round" (else the round timer starts the next round)
+    clicks_next: bool = True
     table_id: str = ""
     tokens: list[str] = field(default_factory=list)
     played: list[str] = field(default_factory=list)
@@ -265,7 +269,7 @@ class Player:
                 if state["phase"] == "match_over":
                     self.new_table()
                     return
-                if pending is None:
+                if pending is None and (state["to_act"] is not None or self.clicks_next):
                     time.sleep(self.think)
                     if state["to_act"] is None:
                         for token in self.tokens:
@@ -397,6 +401,46 @@ def test_killing_the_owner_again_and_again_loses_no_acknowledged_move(
         for table in (*player.played, bots):
             record = httpx.get(f"{url}/api/tables/{table}/record").text
             loads(record).replay()  # every stored move is legal, in order
+
+
+def test_the_round_timer_goes_on_at_the_new_owner(pg_url: str, pg_cluster: Cluster) -> None:
+    """A person plays but never clicks "next round" (the pause is 1 s); the table's owner
+    is killed during a pause: the process that takes the table over starts the next
+    round on its own timer."""
+    with servers(pg_url, 2, round_pause=1.0) as live:
+        player = Player([s.url for s in live], clicks_next=False)
+        thread = threading.Thread(target=player.run, daemon=True)
+        thread.start()
+        try:
+            deadline = time.monotonic() + 60
+            while True:  # until a round is over and the next one not dealt yet
+                assert time.monotonic() < deadline, "no pause between rounds"
+                assert player.error is None, player.error
+                with player.lock:
+                    table_id, state = player.table_id, player.state
+                if state is not None and state["phase"] == "round_over":
+                    paused_at = len(stored_moves(pg_cluster, pg_url, table_id))
+                    if paused_at == player.version:
+                        break
+                time.sleep(0.01)
+            pid = owner_pid(pg_cluster, pg_url, table_id)
+            old = next(s for s in live if s.proc.pid == pid)
+            old.proc.send_signal(signal.SIGKILL)
+            killed_at = time.monotonic()
+            old.proc.wait(timeout=30)
+            if len(stored_moves(pg_cluster, pg_url, table_id)) != paused_at:
+                pytest.skip("the old owner dealt the next round just before it was killed")
+            while len(stored_moves(pg_cluster, pg_url, table_id)) <= paused_at:
+                assert time.monotonic() - killed_at < TAKEOVER_LIMIT + 1.0, \
+                    "no next round within the takeover limit and the pause"
+                time.sleep(0.02)
+            survivor = next(s for s in live if s is not old)
+            assert owner_pid(pg_cluster, pg_url, table_id) == survivor.proc.pid
+            assert stored_moves(pg_cluster, pg_url, table_id)[paused_at].startswith("deck")
+        finally:
+            player.stop.set()
+            thread.join(timeout=30)
+        assert player.error is None, player.error
 
 
 def _backends(cluster: Cluster, db: str, pid: int) -> list[int]:

@@ -139,10 +139,9 @@ class Cluster:
         database, its bots and timers started. The table (owned or not), or ``None``."""
         table = self.hub.tables.get(table_id)
         if table is None:
-            loaded = await self.hub.get(table_id)
+            loaded = await self.hub.get(table_id)  # claimed and run there if it can be
             if loaded is not None and loaded.owned:
                 log.info("took over table %s", table_id)
-                await self.hub.run(loaded)
             return loaded
         if table.owned:
             return table

@@ -63,6 +63,10 @@ class Hub:
         self._loading[table_id] = future
         try:
             table = await self._load(table_id, claim)
+            if table is not None and table.owned and self.cluster is not None:
+                # claimed here (its owner is gone): its bots and timers go on here, however
+                # it was asked for (a takeover, or a client's join that came first)
+                await self.run(table)
             future.set_result(table)
         except BaseException as exc:
             future.set_exception(exc)
