@@ -10,6 +10,10 @@ Every side plays uniformly random legal moves, match after match, for ``--second
 * Gymnasium: ``TrashEnv`` with the agent against ``random`` bots (one step is the
   agent's action and the bots' replies);
 * OpenSpiel: ``python_trash`` states, chance nodes included (``--openspiel``);
+* the vector env: ``TrashVectorEnv`` of ``--num-envs`` tables (1,024) against ``random``
+  bots, a random legal action per table per step (``argmax`` of the mask times noise),
+  autoreset on; its agent steps per second next to the Gymnasium env's and the AEC
+  env's of the same run (the ratios are printed);
 * the observation alone: ``observation_batch`` of 1,024 public encodings of one seat (what
   a vector environment computes per step), and of one.
 
@@ -17,6 +21,7 @@ The ratio is environment steps (player actions) per second over the engine's pla
 actions per second.
 
     python benchmarks/envs.py [--seconds 5] [--preset standard] [--players 2] [--openspiel]
+                              [--num-envs 1024]
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from trashcards.envs.gymnasium import TrashEnv
 from trashcards.envs.observation import observation_batch
 from trashcards.envs.pettingzoo import env, raw_env
 from trashcards.envs.public import public_array
+from trashcards.envs.vector import TrashVectorEnv
 
 Rate = tuple[int, int, float]  # player actions, all moves, seconds
 
@@ -97,6 +103,26 @@ def gymnasium_steps(rules: Rules, players: int, seconds: float, seed: int = 1) -
     return steps, actions, time.perf_counter() - began
 
 
+def vector_steps(rules: Rules, players: int, seconds: float, num_envs: int,
+                 seed: int = 1) -> Rate:
+    """The vector env against ``random`` bots, random legal actions: (agent steps, agent
+    steps, elapsed). Steps that only reset a table (autoreset) are not counted."""
+    vec = TrashVectorEnv(num_envs, ["random"] * (players - 1), rules=rules)
+    noise = np.random.default_rng(seed).random((64, num_envs, 15)).astype(np.float32)
+    _obs, info = vec.reset(seed=seed)
+    vec.step((info["action_mask"] * noise[0]).argmax(axis=1))  # compiled before timing
+    ended = np.zeros(num_envs, dtype=bool)
+    steps = calls = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        actions = (info["action_mask"] * noise[calls % 64]).argmax(axis=1)
+        _obs, _rewards, terminated, truncated, info = vec.step(actions)
+        steps += num_envs - int(ended.sum())
+        ended = terminated | truncated
+        calls += 1
+    return steps, steps, time.perf_counter() - began
+
+
 def openspiel_steps(rules: Rules, players: int, seconds: float, seed: int = 1) -> Rate:
     """``python_trash`` with random play: (player actions, all actions, elapsed)."""
     import pyspiel
@@ -149,6 +175,7 @@ def main() -> None:
     parser.add_argument("--preset", default="standard", help="rules preset")
     parser.add_argument("--players", type=int, default=2, help="2 to 4")
     parser.add_argument("--openspiel", action="store_true", help="also time python_trash")
+    parser.add_argument("--num-envs", type=int, default=1024, help="tables of the vector env")
     args = parser.parse_args()
     rules = Rules.preset_named(args.preset)
     rules.check_players(args.players)
@@ -167,6 +194,8 @@ def main() -> None:
     ]
     if args.openspiel:
         sides.append(("OpenSpiel", openspiel_steps(rules, args.players, args.seconds)))
+    vector = vector_steps(rules, args.players, args.seconds, args.num_envs)
+    sides.append((f"TrashVectorEnv N={args.num_envs}", vector))
     big, one = observations(rules, args.players, args.seconds)
     print(f"observation_batch:   {big / 1000:10.2f} ms per 1,024 rows "
           f"({1024e6 / big:,.0f} rows/s), {one:.1f} us for one row")
@@ -175,6 +204,10 @@ def main() -> None:
         extra = f" ({every / elapsed:,.0f} with chance and bots)" if every != steps else ""
         print(f"{name + ':':20s} {rate:10,.0f} steps/s, ratio to the engine's player "
               f"actions {rate / base:.3f}{extra}")
+    rates = {name: steps / elapsed for name, (steps, _every, elapsed) in sides}
+    vec_rate = vector[0] / vector[2]
+    print(f"vector env / Gymnasium TrashEnv: {vec_rate / rates['Gymnasium TrashEnv']:,.0f}x; "
+          f"vector env / PettingZoo raw_env: {vec_rate / rates['PettingZoo raw_env']:,.0f}x")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ are split between processes or machines: :class:`SimStats` of chunks simply add 
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -20,7 +19,7 @@ from .events import Dealt, Drew, Event, RoundWon
 from .rules import Rules
 from .session import play_match
 
-__all__ = ["SimStats", "match_rngs", "play_chunk", "wilson_interval"]
+__all__ = ["SimStats", "match_rngs", "play_chunk"]
 
 
 def match_rngs(seed: int, index: int, players: int) -> tuple[random.Random, list[random.Random]]:
@@ -28,17 +27,6 @@ def match_rngs(seed: int, index: int, players: int) -> tuple[random.Random, list
     chance = random.Random(f"trashcards:{seed}:{index}:chance")
     bots = [random.Random(f"trashcards:{seed}:{index}:seat{seat}") for seat in range(players)]
     return chance, bots
-
-
-def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass

@@ -50,7 +50,7 @@ def test_save_over_an_existing_file_needs_force(tmp_path):
     forced = run("play", "--lines", "--seed", "1", "--save", str(target), "--force",
                  stdin="s\nq\n", cwd=tmp_path)
     assert forced.returncode == 0, forced.stderr
-    assert load(target).players == ("You", "bot:counter")
+    assert load(target).players == ("You", "bot:greedy")  # the default level, good
 
 
 def test_resume_saves_back_to_its_own_file_without_force(tmp_path):

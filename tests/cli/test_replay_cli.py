@@ -74,7 +74,7 @@ def test_replay_exit_status_2_for_an_unreadable_record(tmp_path: Path, text: str
     path.write_text(text)
     result = run("replay", str(path))
     assert result.returncode == 2
-    assert result.stderr.startswith("trashcards replay: ")
+    assert result.stderr.startswith("Error: ")
 
 
 def test_replay_of_a_missing_file_is_exit_status_2(tmp_path: Path) -> None:
@@ -127,7 +127,7 @@ def test_replay_of_odd_digits_is_exit_status_2_not_a_traceback(tmp_path: Path,
     result = run("replay", str(_hostile(tmp_path, ["Ana", "Bo"], moves)))
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
-    assert result.stderr.startswith("trashcards replay: ")
+    assert result.stderr.startswith("Error: ")
 
 
 def test_replay_of_deep_nesting_and_huge_numbers_is_exit_status_2(tmp_path: Path) -> None:

@@ -146,8 +146,44 @@ def test_an_experiment_with_the_fast_engine(tmp_path: Path) -> None:
 
 
 def test_every_experiment_is_registered() -> None:
-    assert list(EXPERIMENTS) == ["first-player", "length", "ladder", "discard", "variants"]
+    assert list(EXPERIMENTS) == ["first-player", "length", "ladder", "discard", "variants",
+                                 "skill", "tips"]
     for name in EXPERIMENTS:
         assert experiment(name).name == name
     with pytest.raises(ValueError, match="unknown experiment"):
         experiment("astrology")
+
+
+def test_tips(tmp_path: Path) -> None:
+    report, figures, recorder = run("tips", tmp_path, matches=4)
+    check_common(report, figures, recorder, tmp_path, 4)
+    tips = figures["tips"]
+    assert [t["tip"] for t in tips][:2] == [
+        "keep wilds for the hardest slots instead of a low slot whose natural can still come",
+        "take the discard when it fits"]
+    assert len(tips) == 7  # the counting tip at 2, 3 and 4 players
+    assert {t["verdict"] for t in tips} <= {"helps", "hurts", "no measurable effect"}
+    assert {t["fair_share"] for t in tips} == {0.5, 1 / 3, 0.25}
+    assert "watch the discard pile near the end" in report
+
+
+@pytest.mark.slow
+def test_skill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from trashcards.lab import skill
+
+    monkeypatch.setattr(skill, "REGRET_SIZES", ((1, 1),))
+    report, figures, recorder = run("skill", tmp_path, matches=8)
+    check_common(report, figures, recorder, tmp_path, 8)
+    assert [lv["name"] for lv in figures["levels"]] == ["beginner", "casual", "good",
+                                                         "expert"]
+    assert figures["levels"][0]["apart_from_below"] is True
+    assert set(figures["regret"]) == {f"{b}/1x1" for b in skill.REGRET_BOTS}
+    assert all(r["exact"] for r in figures["regret"].values())
+    assert {j.engine for j in recorder.jobs if "expert" in j.bots} == {"reference"}
+    for preset in skill.PRESETS:  # the expert in every preset and table size
+        row = figures["by_preset"][preset]
+        for column in ("expert v greedy", "expert v greedy x2", "expert v greedy x3"):
+            assert 0 <= row[column]["value"] <= 1
+    assert "call-trash" in report
+    assert "Regret against exact play" in report
+    assert "**The plain answer.**" in report

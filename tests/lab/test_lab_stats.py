@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from trashcards.lab.stats import (
+from trashcards.estimates import (
     Z95,
     difference,
     hist_summary,

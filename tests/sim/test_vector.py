@@ -53,13 +53,15 @@ def test_kernel_encoding_and_mask_equal_those_of_the_view(players: int) -> None:
     assert compared > 1000
 
 
-def _agent_plays(rules: Rules, bots: list[str], agent: int, seeds: list[int]) -> VectorTables:
-    """Tables whose agent is the reference bot ``bots[agent]`` fed the kernel's numbers;
-    checks the encoding, the mask and the rewards at every step."""
+def _agent_plays(rules: Rules, bots: list[str], agent: int, seeds: list[int],
+                 index: int = 0) -> VectorTables:
+    """Tables whose agent is the reference bot ``bots[agent]`` fed the kernel's numbers,
+    playing match ``index`` of each seed; checks the encoding, the mask and the rewards
+    at every step."""
     n = len(seeds)
     tables = VectorTables(rules, bots, n, agent_seats=agent)
-    tables.reset(range(n), seeds)
-    deciders = [make_bot(bots[agent], KernelRandom(seed, 0, agent)) for seed in seeds]
+    tables.reset(range(n), seeds, indices=[index] * n)
+    deciders = [make_bot(bots[agent], KernelRandom(seed, index, agent)) for seed in seeds]
     won = np.zeros((n, 2), dtype=np.int64)
     while not tables.done.all():
         actions = np.zeros(n, dtype=np.int64)
@@ -100,6 +102,43 @@ def test_an_agent_playing_a_bot_replays_the_kernels_match(preset: str, bots: lis
     for i, seed in enumerate(seeds):
         match = fast.play_traced(rules, bots, seed, 0)
         assert tables.state(i) == match.end
+
+
+def test_a_table_may_play_any_match_of_its_run() -> None:
+    """``indices``: match k of the run with each seed, the very match play_traced plays."""
+    bots = ["greedy", "counter"]
+    tables = _agent_plays(STANDARD, bots, 1, [3, 4], index=5)
+    for i, seed in enumerate([3, 4]):
+        assert tables.state(i) == fast.play_traced(STANDARD, bots, seed, 5).end
+    with pytest.raises(ValueError, match="one match index"):
+        tables.reset([0], [1], indices=[-1])
+
+
+def test_skip_illegal_plays_the_legal_tables_only() -> None:
+    tables = VectorTables(STANDARD, ["greedy", "greedy"], 3)
+    tables.reset(range(3), [1, 2, 3])
+    before = tables.st.copy()
+    actions = tables.mask.argmax(axis=1)
+    actions[1] = 14  # call: not in these rules
+    tables.step(actions, skip_illegal=True)
+    assert tables.illegal.tolist() == [0, 1, 0]
+    assert (tables.st[1] == before[1]).all()
+    assert not (tables.st[0] == before[0]).all()
+    assert not (tables.st[2] == before[2]).all()
+
+
+def test_the_move_cap_stops_every_table_and_truncates() -> None:
+    tables = VectorTables(Rules.preset_named("kids"), ["random", "random"], 4, max_moves=25)
+    tables.reset(range(4), [1, 2, 3, 4])
+    while not (tables.done | tables.truncated).all():
+        tables.step(np.where(tables.done | tables.truncated, -1, tables.mask.argmax(axis=1)))
+    assert tables.truncated.any()
+    for i in range(4):
+        if tables.truncated[i]:
+            assert not tables.done[i]
+            assert tables.moves[i] >= 25
+        else:
+            assert tables.done[i]
 
 
 def test_illegal_actions_are_refused_and_nothing_is_played() -> None:

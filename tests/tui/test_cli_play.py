@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from trashcards.ai.levels import LEVELS
 from trashcards.record import load
 from trashcards.state import Phase
 
@@ -103,7 +107,7 @@ def test_q_saves_to_a_default_file_in_the_current_directory(tmp_path):
     files = list(tmp_path.glob("trash-*.trash.json"))
     assert len(files) == 1
     assert f"Saved to {files[0]}" in result.stdout
-    assert load(files[0]).players == ("You", "bot:counter")
+    assert load(files[0]).players == ("You", "bot:greedy")  # the default level, good
 
 
 def test_hotseat_shows_the_pass_screen(tmp_path):
@@ -127,3 +131,73 @@ def test_resume_refuses_new_players_or_rules(tmp_path):
     result = play("--resume", str(path), "--bots", "kid", script=[], cwd=tmp_path)
     assert result.returncode == 2
     assert "--resume takes the players and the rules from the record" in result.stderr
+
+
+def test_level_names_the_opponent_and_its_elo(tmp_path):
+    save = tmp_path / "lv.trash.json"
+    result = play("--seed", "3", "--level", "casual,beginner", "--name", "Ana", "--preset",
+                  "kids", "--save", str(save), script=["s"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert ("Players: Ana, bot:kid (casual, Elo 1596), bot:sometimes (beginner, Elo 1535)"
+            in result.stdout)
+    assert "bot:kid (casual, Elo 1596) — rounds won 0 of 5" in result.stdout
+    assert load(save).players == ("Ana", "bot:kid", "bot:sometimes")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--level", "master"), "unknown level 'master'; the levels are beginner, casual, "
+                            "good, expert"),
+    (("--level", "good", "--bots", "greedy"), "give either --level (opponents by strength) "
+                                              "or --bots (bots by kind), not both"),
+    (("--level", ""), "a table has 2 to 4 players, got 1"),
+    (("--level", "good,good,good,good"), "a table has 2 to 4 players, got 5"),
+])
+def test_a_bad_level_is_refused_with_the_reason_and_exit_2(tmp_path, args, message):
+    result = play(*args, script=["s"], cwd=tmp_path)
+    assert result.returncode == 2
+    assert message in " ".join(result.stderr.split())
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+    assert not list(tmp_path.iterdir())
+
+
+def test_resume_refuses_a_level(tmp_path):
+    path = tmp_path / "stacked.trash.json"
+    stacked_record().dump(path)
+    result = play("--resume", str(path), "--level", "good", script=[], cwd=tmp_path)
+    assert result.returncode == 2
+    assert "drop --names, --level, --bots" in " ".join(result.stderr.split())
+
+
+def test_the_help_lists_the_levels_with_their_elo_and_the_hint_keys(tmp_path):
+    result = play("--help", script=[], cwd=tmp_path)
+    assert result.returncode == 0
+    text = " ".join(result.stdout.split())
+    for level in LEVELS:
+        assert level.label in text
+    for option in ("--level LEVELS", "--bots KINDS", "--hints"):
+        assert option in text
+    assert "h hint, o show or hide the win chances" in text
+
+
+def test_h_in_the_line_mode_shows_the_hint_through_the_real_command(tmp_path):
+    path = tmp_path / "stacked.trash.json"
+    stacked_record(stock="Jh").dump(path)  # Ana draws a wild: a choice of five slots
+    result = play("--resume", str(path), "--seed", "0", script=["s", "h", "1"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    hint_part = out[out.index("Ana> h"):out.index("Ana> 1")]
+    assert "Best: [" in hint_part
+    assert len(re.findall(r"\n\[[1-5t]\] \d+\.\d % ±\d+\.\d match · \d+\.\d % round\n",
+                          hint_part)) == 6  # every legal move: five slots and the trash
+    assert "throw the wild J♥ away: your turn ends" in hint_part
+    assert "sampled deals" in hint_part
+
+
+def test_hints_show_the_hint_and_the_chances_at_every_decision(tmp_path):
+    path = tmp_path / "stacked.trash.json"
+    stacked_record(stock="Jh").dump(path)
+    result = play("--resume", str(path), "--hints", script=["s", "1"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("Best: [") == 2
+    assert result.stdout.count("Win chances: You ") == 2

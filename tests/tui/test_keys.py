@@ -42,6 +42,8 @@ def with_legal(view: View, legal: tuple) -> View:
 @pytest.mark.parametrize(("text", "expected"), [
     ("s", STOCK), ("S", STOCK), ("stock", STOCK), (" s ", STOCK),
     ("q", Command.QUIT), ("?", Command.HELP), ("help", Command.HELP),
+    ("h", Command.HINT), ("hint", Command.HINT), ("o", Command.CHANCES),
+    ("chances", Command.CHANCES),
 ])
 def test_a_key_chooses_a_legal_action_when_drawing(text, expected):
     assert parse_key(text, draw_view()) == expected

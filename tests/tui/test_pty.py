@@ -150,3 +150,61 @@ def test_single_keys_in_the_line_mode_and_ctrl_c_on_a_terminal(tmp_path):
         child.close()
     assert child.exitstatus == 130
     assert "0: stock" in [str(m) for m in load(save).moves]
+
+
+def test_h_shows_the_hint_on_the_full_screen_and_o_the_win_chances(tmp_path):
+    save = tmp_path / "hint.trash.json"
+    term = Terminal(["play", "--seed", "3", "--name", "Ana", "--level", "casual", "--save",
+                     str(save), "--bot-delay", "0"], tmp_path)
+    try:
+        screen = term.wait(lambda text: "[s] draw from the stock" in text)
+        assert "casual, Elo 1596" in screen  # the opponent's level beside its board
+        assert "Best:" not in screen  # no hint until asked for
+        assert "Win chances" not in screen
+        term.press("h")
+        screen = term.wait(lambda text: "Best: [s] draw from the stock" in text)
+        assert re.search(r"\[s\] \d+\.\d % ±\d+\.\d match · \d+\.\d % round", screen)
+        assert "draw from the stock (" in screen  # the reason
+        term.press("o")
+        screen = term.wait(lambda text: "Win chances: You " in text)
+        assert re.search(r"Win chances: You \d+ % · bot:kid \d+ %", screen)
+        assert len(screen.splitlines()) == 24
+        term.child.sendcontrol("c")
+        term.child.expect(pexpect.EOF)
+    finally:
+        term.child.close()
+    assert term.child.exitstatus == 130
+
+
+def _styled(*parts: str) -> str:
+    """A pattern for ``parts`` with any colour or bold codes between them."""
+    return r"(?:\x1b\[[0-9;]*m)*".join(parts)
+
+
+def test_h_and_o_in_the_line_mode_by_single_keys(tmp_path):
+    env = {**ENV, "COLUMNS": "100", "TERM": "xterm"}
+    child = pexpect.spawn(sys.executable, ["-m", "trashcards", "play", "--keys", "--seed", "3",
+                                           "--level", "good", "--name", "Ana", "--preset",
+                                           "kids", "--bot-delay", "0", "--save",
+                                           str(tmp_path / "k.trash.json")],
+                          env=env, encoding="utf-8", timeout=30, cwd=str(tmp_path))
+    try:
+        child.expect_exact("bot:greedy (good, Elo 1670)")
+        child.expect_exact("Ana> ")
+        child.send("h")  # one key, no Enter
+        child.expect(_styled(r"Best: ", r"\[s\] ", r"draw from the stock"))
+        child.expect(_styled(r"\[s\] ", r"\d+\.\d % ±\d+\.\d match", r" · \d+\.\d % round"))
+        child.expect_exact("sampled deals")
+        child.expect_exact("Ana> ")
+        child.send("o")
+        child.expect(_styled("Win chances: ", "You", " ", r"\d+ %", " · ", "bot:greedy", " ",
+                             r"\d+ %"))
+        child.expect_exact("Ana> ")
+        child.send("o")
+        child.expect_exact("Win chances hidden (o shows them).")
+        child.expect_exact("Ana> ")
+        child.sendcontrol("c")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130

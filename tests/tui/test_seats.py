@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from trashcards.tui.seats import Seat, SeatError, make_seats, seats_from_names
+from trashcards.ai.levels import LEVELS
+from trashcards.tui.seats import Seat, SeatError, level_bots, make_seats, seats_from_names
 
 
 def test_people_first_then_one_seat_per_bot_with_numbered_copies():
@@ -58,3 +59,21 @@ def test_a_persons_name_goes_through_the_one_name_check(name, message):
     with pytest.raises(SeatError, match=message) as caught:
         make_seats([name], ["kid"])
     assert str(caught.value).isprintable()
+
+
+def test_levels_name_their_bots_and_an_unknown_level_lists_the_ladder():
+    assert level_bots(["beginner", " Casual ", "good", "expert"]) == [
+        "sometimes", "kid", "greedy", "expert"]
+    with pytest.raises(SeatError, match="unknown level 'master'; the levels are beginner, "
+                                        "casual, good, expert"):
+        level_bots(["good", "master"])
+
+
+def test_a_level_s_seat_is_labelled_with_its_level_and_elo_and_other_seats_are_not():
+    good = next(level for level in LEVELS if level.name == "good")
+    seat = Seat("bot:greedy:2", "greedy")
+    assert seat.level == good
+    assert seat.label == f"bot:greedy:2 (good, Elo {good.elo:.0f})"
+    assert Seat("bot:counter", "counter").level is None  # off the ladder: for the lab
+    assert Seat("bot:counter", "counter").label == "bot:counter"
+    assert Seat("Ana").label == "Ana"

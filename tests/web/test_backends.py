@@ -13,7 +13,14 @@ import pytest
 from pgtools import Cluster
 
 from trashcards.web.storage import Notice, OwnerLostError, Storage, open_storage
-from trashcards.web.store import MoveWrite, SeatRow, SeatTakenError, StoreError
+from trashcards.web.store import (
+    FinalTakenError,
+    MoveWrite,
+    NewTable,
+    SeatRow,
+    SeatTakenError,
+    StoreError,
+)
 
 T = TypeVar("T")
 RULES = {"preset": "classic"}
@@ -124,6 +131,66 @@ def test_waiting_tables_expire_and_deleting_removes_everything(database: str | P
     run(body)
 
 
+def test_the_cut_for_the_first_dealer_is_kept_with_the_table(database: str | Path) -> None:
+    """The record keeps only the dealer's seat; the cards cut are kept beside it, by each
+    of the three writes that can start a match."""
+    async def body() -> None:
+        store = await _open(database)
+        try:
+            await store.create_table("a", RULES, _seats(False), "playing", ["m0"],
+                                     cuts='[[0, "7h"]]')
+            await store.create_table("w", RULES, _seats(), "waiting")
+            await store.take_seat("w", 1, "Bo", "h1", ["m0"], "playing", '[[1, "Kd"]]')
+            await store.create_table("s", RULES, _seats(False), "waiting")
+            await store.add_many([MoveWrite("s", 0, ["m0"], "playing", cuts='[[0, "2c"]]')])
+            await store.add_many([MoveWrite("s", 1, ["m1"])])  # no cut: the cut stays
+            for table_id, cuts in (("a", '[[0, "7h"]]'), ("w", '[[1, "Kd"]]'),
+                                   ("s", '[[0, "2c"]]')):
+                row = await store.load(table_id)
+                assert row is not None
+                assert row.cuts == cuts
+        finally:
+            await store.close()
+    run(body)
+
+
+def test_a_party_is_stored_with_its_tables_and_gets_one_final(database: str | Path) -> None:
+    async def body() -> None:
+        store = await _open(database)
+        try:
+            tables = [NewTable(t, RULES, _seats(False), "playing", ["m0"], '[[0, "7h"]]', "p")
+                      for t in ("t1", "t2")]
+            await store.create_party("p", {"tables": ["t1", "t2"], "final_wanted": True},
+                                     tables)
+            assert store.owns("t1")
+            assert store.owns("t2")
+            party = await store.load_party("p")
+            assert party is not None
+            assert (party.data, party.final) == (
+                {"tables": ["t1", "t2"], "final_wanted": True}, None)
+            row = await store.load("t2")
+            assert row is not None
+            assert (row.party, row.cuts, row.moves) == ("p", '[[0, "7h"]]', ["m0"])
+            await store.set_party_final("p", NewTable("f", RULES, _seats(False), "waiting",
+                                                      party="p"))
+            assert store.owns("f")
+            with pytest.raises(FinalTakenError):  # a second final: nothing written
+                await store.set_party_final("p", NewTable("g", RULES, _seats(False),
+                                                          "waiting", party="p"))
+            assert await store.load("g") is None
+            party = await store.load_party("p")
+            assert party is not None
+            assert party.final == "f"
+            assert await store.load_party("nothing") is None
+            await store.delete(["t1", "t2"])
+            assert await store.load_party("p") is not None  # its final is still there
+            await store.delete(["f"])
+            assert await store.load_party("p") is None  # the last table took it along
+        finally:
+            await store.close()
+    run(body)
+
+
 def test_a_move_index_is_written_once(database: str | Path) -> None:
     """Moves are appended at the table's version only: a second write of an index
     writes nothing (for PostgreSQL it is refused as not owned; SQLite raises)."""
@@ -209,7 +276,7 @@ def test_notices_carry_every_change_in_order(pg_url: str) -> None:
         await follower.bus.follow("a")
         try:
             await owner.create_table("a", RULES, _seats(), "waiting")
-            await owner.take_seat("a", 1, "Bo", "h1", ["m0", "m1"], "playing")
+            await owner.take_seat("a", 1, "Bo", "h1", ["m0", "m1"], "playing", '[[0, "7h"]]')
             await owner.add_many([MoveWrite("a", 2, ["m2"])])
             await owner.set_ready("a", [0])
             await owner.add_many([MoveWrite("a", 3, ["m3"], status="over")])
@@ -220,6 +287,7 @@ def test_notices_carry_every_change_in_order(pg_url: str) -> None:
             assert [(n.start, n.version, n.moves) for n in heard] == [
                 (0, 2, ("m0", "m1")), (2, 3, ("m2",)), (3, 3, ()), (3, 4, ("m3",))]
             assert heard[0].seats
+            assert heard[0].cuts == '[[0, "7h"]]'
             assert heard[2].ready == (0,)
             assert heard[3].status == "over"
         finally:
@@ -234,7 +302,8 @@ def test_a_newer_schema_is_refused_and_migrations_run_once(pg_url: str,
         stores = await asyncio.gather(*(_open(pg_url) for _ in range(3)))  # at once
         for store in stores:
             await store.close()
-        assert pg_cluster.sql(pg_url, "SELECT version FROM schema_migrations") == [(1,)]
+        assert pg_cluster.sql(pg_url, "SELECT version FROM schema_migrations "
+                                      "ORDER BY version") == [(1,), (2,)]
         pg_cluster.sql(pg_url, "INSERT INTO schema_migrations VALUES (99, 0)")
         with pytest.raises(StoreError, match="newer trashcards"):
             await _open(pg_url)

@@ -27,7 +27,7 @@ def test_create_returns_tokens_only_for_the_creators_seats(client: TestClient) -
     info = client.get(f"/api/tables/{made['table_id']}").json()
     assert info["status"] == "waiting"
     assert info["open"] == [2]
-    assert info["seats"][1] == {"seat": 1, "kind": "bot", "name": "Bot (counter)",
+    assert info["seats"][1] == {"seat": 1, "kind": "bot", "name": "bot:counter",
                                 "taken": True, "bot": "counter"}
 
 
@@ -125,7 +125,7 @@ def test_record_download(client: TestClient) -> None:
     assert response.headers["content-disposition"] == \
         f'attachment; filename="trash-{table_id}.trash.json"'
     record = loads(response.text)
-    assert record.players == ("Bot (greedy)", "Bot (greedy) 2")  # names are unique
+    assert record.players == ("bot:greedy", "bot:greedy:2")  # as `play --resume` reads them
     assert record.replay().match_winner is not None
 
 

@@ -188,7 +188,7 @@ def test_names_at_creation_are_unique_and_defaults_never_collide(client: TestCli
     made = create(client, [{"kind": "me", "name": "Player 2"}, {"kind": "hotseat"},
                            {"kind": "bot"}, {"kind": "bot"}])
     names = [s["name"] for s in client.get(f"/api/tables/{made['table_id']}").json()["seats"]]
-    assert names == ["Player 2", "Player 2 2", "Bot (greedy)", "Bot (greedy) 2"]
+    assert names == ["Player 2", "Player 2 2", "bot:greedy", "bot:greedy:2"]
 
 
 def test_the_address_limiter_forgets_idle_addresses() -> None:

@@ -8,7 +8,7 @@ from ..actions import CALL, DISCARD, STOCK, Action, Verb
 from ..views import View
 from .base import Bot, greedy_choice, wants_to_call
 
-__all__ = ["GreedyBot", "SometimesDiscardBot", "StockOnlyBot"]
+__all__ = ["EndBlindBot", "GreedyBot", "LowWildBot", "SometimesDiscardBot", "StockOnlyBot"]
 
 
 class GreedyBot(Bot):
@@ -49,3 +49,29 @@ class StockOnlyBot(GreedyBot):
     def choose(self, view: View) -> Action:
         action = super().choose(view)
         return STOCK if action is DISCARD else action
+
+
+class LowWildBot(GreedyBot):
+    """Greedy, but puts a wild on the lowest face-down slot (for the lab's tips)."""
+
+    name = "lowwild"
+
+    def choose(self, view: View) -> Action:
+        if wants_to_call(view):
+            return CALL
+        slots = [a.slot for a in view.legal if a.verb is Verb.WILD]
+        return greedy_choice(view, min(slots) if slots else 0)
+
+
+class EndBlindBot(GreedyBot):
+    """Greedy that stops looking at the discard pile near the end: once any other player
+    has at most two face-down slots left, it always draws from the stock (for the lab)."""
+
+    name = "endblind"
+
+    def choose(self, view: View) -> Action:
+        action = super().choose(view)
+        if action is DISCARD and any(
+                p.face_down <= 2 for seat, p in enumerate(view.players) if seat != view.to_act):
+            return STOCK
+        return action

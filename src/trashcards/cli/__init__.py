@@ -20,6 +20,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "import": ("trashcards.cli.restore", "import_records", "Put exported game records back "
                                                            "into a server's database."),
     "replay": ("trashcards.cli.replay", "replay", "Replay a game record and show the position."),
+    "hint": ("trashcards.cli.hint", "hint_command", "The best move after a record, with "
+                                                    "every move's win chances."),
+    "review": ("trashcards.cli.review", "review_command", "Review every decision of a record: "
+                                                 "mistakes, accuracy, luck."),
     "simulate": ("trashcards.cli.simulate", "simulate", "Play many bot matches; print stats."),
     "analyze": ("trashcards.cli.analyze", "analyze", "Run a strategy-lab experiment; "
                                                       "write a report."),

@@ -1,11 +1,14 @@
 """``trashcards play``: Trash in the terminal — people against bots, or hot-seat.
 
 Seats: the people first (``--name``/``--names``, or ``--hotseat`` for 2–4 people at one
-keyboard), then one bot per name in ``--bots``. A bot's seat is named ``bot:KIND`` in the
-record, so ``--resume`` knows which seats are bots (a record of bots only, such as one
-of ``simulate --records``, is watched). On a terminal the game is full screen
-(:mod:`trashcards.tui.app`); ``--lines`` and piped input give the line mode, ``--keys``
-the line mode read by single key presses (for screen readers).
+keyboard), then one opponent per level in ``--level`` (the ladder of
+:mod:`trashcards.ai.levels`, shown with its measured Elo), or for people who study bots
+one per kind in ``--bots``. A bot's seat is named ``bot:KIND`` in the record, so
+``--resume`` knows which seats are bots (a record of bots only, such as one of
+``simulate --records``, is watched). ``--hints`` shows the hint at every decision of a
+person and every player's match-win chance (:mod:`trashcards.tui.advice`). On a terminal
+the game is full screen (:mod:`trashcards.tui.app`); ``--lines`` and piped input give the
+line mode, ``--keys`` the line mode read by single key presses (for screen readers).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from ..ai.levels import LEVELS
 from ..bots import BOTS, make_bot
 from ..errors import RecordError, RulesError
 from ..record import load
@@ -25,7 +29,7 @@ from ..rules import Rules
 from ..session import Chooser, Match
 from ..tui.game import Game, Outcome, default_save_path
 from ..tui.loop import TerminalGame
-from ..tui.seats import Seat, SeatError, make_seats, seats_from_names
+from ..tui.seats import Seat, SeatError, level_bots, make_seats, seats_from_names
 from ..tui.terminal import KeyPressReader, LineReader, Reader
 from .options import rules_given, rules_options
 
@@ -35,6 +39,13 @@ __all__ = ["play"]
 DEFAULT_BOT_DELAY = 0.6
 #: The longest pause between two steps of a chain in the full-screen game.
 MAX_STEP_PACE = 0.25
+#: The opponent of a new match when neither --level nor --bots names one.
+DEFAULT_LEVEL = "good"
+
+
+def _ladder() -> str:
+    """The levels for the help text: ``beginner (Elo 1535 ± 4), …``."""
+    return ", ".join(level.label for level in LEVELS)
 
 
 class ResumeError(click.ClickException):
@@ -49,18 +60,27 @@ def _split_names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
-def _new_table(names: str | None, hotseat: str | None, bots: str | None,
-               rules: Rules) -> tuple[Seat, ...]:
+def _new_table(names: str | None, hotseat: str | None, levels: str | None,
+               bots: str | None, rules: Rules) -> tuple[Seat, ...]:
     if names is not None and hotseat is not None:
         raise click.UsageError("give either --names or --hotseat, not both")
+    if levels is not None and bots is not None:
+        raise click.UsageError("give either --level (opponents by strength) or --bots "
+                               "(bots by kind), not both")
     if hotseat is not None:
         humans = _split_names(hotseat)
         if len(humans) < 2:
             raise click.UsageError("--hotseat needs 2 to 4 names, e.g. --hotseat Ana,Bo")
-        bot_kinds = _split_names(bots) if bots is not None else []
     else:
         humans = _split_names(names) if names is not None else ["You"]
-        bot_kinds = _split_names(bots) if bots is not None else ["counter"]
+    if bots is not None:
+        bot_kinds = _split_names(bots)
+    else:
+        wanted = levels if levels is not None else (None if hotseat else DEFAULT_LEVEL)
+        try:
+            bot_kinds = level_bots(_split_names(wanted)) if wanted is not None else []
+        except SeatError as exc:
+            raise click.BadParameter(str(exc), param_hint="--level") from None
     try:
         seats = make_seats(humans, bot_kinds)
     except SeatError as exc:
@@ -114,9 +134,19 @@ def _mode(requested: str | None) -> str:
 @click.command()
 @click.option("--name", "--names", "names", metavar="NAMES",
               help="The people playing, comma separated (default: You).")
+@click.option("--level", "levels", metavar="LEVELS",
+              help="One computer opponent per level, comma separated, weakest first: "
+                   f"{_ladder()} — Elo measured by `trashcards analyze skill` "
+                   f"(default: {DEFAULT_LEVEL}; none with --hotseat). The expert is not "
+                   "measurably stronger than good.")
 @click.option("--bots", metavar="KINDS",
-              help=f"One bot per extra seat, comma separated: {', '.join(BOTS)} "
-                   "(default: counter; none with --hotseat).")
+              help="For studying bots, instead of --level: one bot per extra seat by kind, "
+                   f"comma separated: {', '.join(BOTS)}.")
+@click.option("--hints", is_flag=True,
+              help="At each of your decisions show the best move, every move's chance of "
+                   "winning the match and the round, and why (h shows it at any decision "
+                   "without this), and every player's match-win chance (o shows or hides "
+                   "it). Worked out from what the players can see only.")
 @click.option("--hotseat", metavar="NAMES",
               help="2 to 4 people taking turns at this keyboard, e.g. Ana,Bo,Cy.")
 @rules_options
@@ -139,15 +169,17 @@ def _mode(requested: str | None) -> str:
               help="The line mode, one key press per answer (for screen readers).")
 @click.option("--lines", "mode", flag_value="lines",
               help="The line mode, one line per answer (the default for piped input).")
-def play(names: str | None, bots: str | None, hotseat: str | None, rules: Rules,
-         seed: int | None, save: Path | None, force: bool, resume: Path | None,
-         bot_delay: float | None, mode: str | None) -> None:
+def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
+         hotseat: str | None, rules: Rules, seed: int | None, save: Path | None,
+         force: bool, resume: Path | None, bot_delay: float | None,
+         mode: str | None) -> None:
     """Play Trash in the terminal: you against bots, or hot-seat.
 
     \b
     Keys: s stock, d discard, 1-9 and 0 a wild on slot 1-10, w swap, t trash,
-    c call "Trash!", q quit (the match is saved), ? help. Full screen: also
-    the arrows and Enter to pick a slot, and the mouse.
+    c call "Trash!", h hint, o show or hide the win chances, q quit (the
+    match is saved), ? help. Full screen: also the arrows and Enter to pick
+    a slot, and the mouse.
 
     A bot's seat is named bot:KIND in the record (bot:counter, bot:greedy:2),
     so --resume knows which seats are bots. With two or more people, the
@@ -161,45 +193,49 @@ def play(names: str | None, bots: str | None, hotseat: str | None, rules: Rules,
         seed = random.SystemRandom().randrange(10**9)
     rng = random.Random(seed)
     if resume is not None:
-        if names or bots or hotseat or rules_given():
+        if names or levels or bots or hotseat or rules_given():
             raise click.UsageError("--resume takes the players and the rules from the "
-                                   "record: drop --names, --bots, --hotseat, --preset, --rules")
+                                   "record: drop --names, --level, --bots, --hotseat, "
+                                   "--preset, --rules")
         match, seats = _resume(resume, rng)
         save = save or resume
         opening = [f"Resuming {resume} at move {len(match.record.moves)} "
                    f"— {match.record.rules.describe()} — seed {seed}"]
     else:
-        seats = _new_table(names, hotseat, bots, rules)
+        seats = _new_table(names, hotseat, levels, bots, rules)
         match = Match(rules, [seat.name for seat in seats], rng)
         opening = [f"Trash — {rules.describe()} — seed {seed}",
-                   "Players: " + ", ".join(seat.name for seat in seats)
-                   + "  (? for help, q to quit and save)"]
+                   "Players: " + ", ".join(seat.label for seat in seats)
+                   + "  (? for help, h for a hint, q to quit and save)"]
     choosers: dict[int, Chooser] = {
         index: make_bot(seat.bot, random.Random(f"{seed}/bot/{index}"))
         for index, seat in enumerate(seats) if seat.bot is not None
     }
+    notices = {getattr(bot, "notice", None) for bot in choosers.values()}
+    opening += sorted(f"Note: {notice}" for notice in notices if isinstance(notice, str))
     interactive = sys.stdin.isatty()
     delay = (DEFAULT_BOT_DELAY if interactive else 0.0) if bot_delay is None else bot_delay
     if mode == "screen":
         outcome = _play_full_screen(Game(match, seats, choosers, save), console, opening,
-                                    delay)
+                                    delay, hints)
     else:
         for line in opening:
             console.print(line, markup=False)
-        outcome = _play_lines(match, seats, choosers, console, save, delay, mode)
+        outcome = _play_lines(match, seats, choosers, console, save, delay, mode, hints)
     if outcome is Outcome.INTERRUPTED:
         raise SystemExit(130)
 
 
 def _play_lines(match: Match, seats: tuple[Seat, ...], choosers: dict[int, Chooser],
-                console: Console, save: Path | None, delay: float, mode: str) -> Outcome:
+                console: Console, save: Path | None, delay: float, mode: str,
+                hints: bool) -> Outcome:
     interactive = sys.stdin.isatty()
     reader: Reader = (KeyPressReader(console) if mode == "keys"
                       else LineReader(sys.stdin, console, echo=not interactive))
     game = TerminalGame(
         match=match, seats=seats, bots=choosers, reader=reader, console=console,
         save_to=save, default_save=default_save_path, bot_delay=delay,
-        hotseat=sum(seat.human for seat in seats) >= 2,
+        hotseat=sum(seat.human for seat in seats) >= 2, hints=hints, chances=hints,
     )
     outcome = game.run()
     if game.save_error is not None:
@@ -208,7 +244,7 @@ def _play_lines(match: Match, seats: tuple[Seat, ...], choosers: dict[int, Choos
 
 
 def _play_full_screen(game: Game, console: Console, opening: list[str],
-                      delay: float) -> Outcome:
+                      delay: float, hints: bool) -> Outcome:
     try:
         from ..tui.app import TrashApp
     except ImportError as exc:  # Textual is a dependency; a broken install falls back
@@ -217,9 +253,10 @@ def _play_full_screen(game: Game, console: Console, opening: list[str],
         for line in opening:
             console.print(line, markup=False)
         return _play_lines(game.match, tuple(game.seats), dict(game.bots), console,
-                           game.save_to, delay, "keys")
+                           game.save_to, delay, "keys", hints)
     app = TrashApp(game, opening=opening, bot_delay=delay,
-                   step_pace=min(delay / 2, MAX_STEP_PACE), default_save=default_save_path)
+                   step_pace=min(delay / 2, MAX_STEP_PACE), default_save=default_save_path,
+                   hints=hints)
     outcome = app.run() or Outcome.QUIT
     for line in app.farewell:
         console.print(line, markup=False, soft_wrap=True)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 
 import click
 
 from ..errors import RecordError
 from ..names import printable
-from ..record import MAX_SIZE, Record, load, loads
+from ..record import Record
 from ..state import State
 from ..statejson import revealed_json, view_json
 from ..views import view
+from .records import fail, read_record
 
 __all__ = ["replay"]
 
@@ -32,14 +32,13 @@ def replay(file: str, as_json: bool, reveal: bool, upto: int | None) -> None:
     record cannot be read. Names and texts from the record are printed with control,
     line-break and text-direction characters escaped.
     """
+    record = read_record(file, check=False)
+    if not as_json:  # names for people: escaped (the JSON keeps them exact)
+        record = dataclasses.replace(record, players=tuple(map(printable, record.players)))
     try:
-        record = loads(sys.stdin.buffer.read(MAX_SIZE + 1)) if file == "-" else load(file)
-        if not as_json:  # names for people: escaped (the JSON keeps them exact)
-            record = dataclasses.replace(record, players=tuple(map(printable, record.players)))
         state = record.replay(upto)
-    except RecordError as exc:  # RecordFormatError (2) is one
-        click.echo(f"trashcards replay: {printable(str(exc))}", err=True)
-        sys.exit(exc.exit_status)
+    except RecordError as exc:
+        fail(str(exc), exc.exit_status)
     if as_json:
         data = revealed_json(state) if reveal else view_json(view(state))
         click.echo(json_for_terminal(data))

@@ -20,10 +20,11 @@ from rich.table import Table
 
 from ..bots import BOTS
 from ..errors import RulesError
+from ..estimates import wilson_interval
 from ..lab.report import rounded_shares
 from ..rules import Rules
 from ..sim.runner import BACKENDS, ENGINES, Runner
-from ..simulation import SimStats, wilson_interval
+from ..simulation import SimStats
 from .options import rules_options
 
 __all__ = ["COMPILE_NOTICE", "engine_options", "make_runner", "simulate", "summary_json",

@@ -1,5 +1,5 @@
 """Reinforcement-learning environments (the ``envs`` extra: gymnasium, pettingzoo,
-open_spiel, numpy). Importing this package registers ``trashcards/Trash-v0`` with
+open_spiel, numpy, numba). Importing this package registers ``trashcards/Trash-v0`` with
 Gymnasium.
 
 * :mod:`trashcards.envs.public` — the public int encoding of a view (100 numbers);
@@ -9,10 +9,13 @@ Gymnasium.
 * :mod:`trashcards.envs.pettingzoo` — the PettingZoo AEC environment (``env``, ``raw_env``);
 * :mod:`trashcards.envs.gymnasium` — the single-agent Gymnasium environment;
 * :mod:`trashcards.envs.openspiel` — the OpenSpiel game ``python_trash`` (registered when
-  imported).
+  imported);
+* :mod:`trashcards.envs.vector` — ``TrashVectorEnv``, a Gymnasium ``VectorEnv`` of many
+  tables on the numba kernel (imported on its own: it loads numba).
 
 Every environment decides nothing from a state: observations and masks are made from
-views (``docs/envs.md`` documents every feature).
+views, or in the vector environment from the kernel's public fields only (``docs/envs.md``
+documents every feature). Positions are drawn as text by :mod:`trashcards.pictures`.
 """
 
 from __future__ import annotations

@@ -9,16 +9,16 @@ the state stays inside.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final, Literal
 
-from ..actions import Action, Move
+from ..actions import Action, ChanceMove, Move
 from ..chance import sample_chance
 from ..engine import chance_due
 from ..record import Record
 from ..rules import Rules
 from ..session import Match
-from ..state import Phase
+from ..state import Phase, State
 from ..views import View
 from .actions import ACTIONS
 
@@ -67,10 +67,16 @@ class Episode:
     ``reward="match"``: +1 to the match winner, -1 split over the others, at the end;
     ``reward="round"``: the same for each round as it ends (winners share +1; a void
     round gives 0). After ``max_moves`` player actions the episode is truncated.
+
+    Chance moves come from ``sample_chance`` with ``random.Random(seed)``, or from
+    ``chance`` when given: the chance player, called with the state whose chance move is
+    due (the vector environment's matches use the kernel's,
+    :class:`trashcards.sim.positions.KernelChance`).
     """
 
     def __init__(self, rules: Rules, names: tuple[str, ...], seed: int,
-                 reward: RewardKind = "match", max_moves: int = DEFAULT_MAX_MOVES) -> None:
+                 reward: RewardKind = "match", max_moves: int = DEFAULT_MAX_MOVES,
+                 chance: Callable[[State], ChanceMove] | None = None) -> None:
         check_options(reward, max_moves)
         rules.check_players(len(names))
         self.players = len(names)
@@ -79,6 +85,8 @@ class Episode:
         self.max_moves = max_moves
         self.moves = 0
         self._match = Match(rules, names, random.Random(seed))
+        rng = self._match.rng
+        self._chance = chance or (lambda state: sample_chance(state, rng))
         self._pending = [0.0] * self.players
         self._advance()
 
@@ -146,5 +154,5 @@ class Episode:
     def _advance(self) -> None:
         state = self._match.state
         while chance_due(state) is not None:
-            self._move(sample_chance(state, self._match.rng))
+            self._move(self._chance(state))
             state = self._match.state

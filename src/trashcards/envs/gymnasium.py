@@ -8,13 +8,20 @@ The agent plays ``seat``; the other seats, in order, are the bots named in ``opp
 (:data:`trashcards.bots.BOTS`), each with its own seeded ``random.Random``. One episode
 is one match. The legal actions are ``info["action_mask"]`` and :meth:`TrashEnv.action_masks`
 (for sb3-contrib's ``MaskablePPO``).
+
+``streams="kernel"`` draws every number as the vector environment does
+(:mod:`trashcards.envs.vector`): episode ``k`` since ``reset(seed=s)`` is match ``k`` of the
+numba kernel's run with seed ``s``, its chance moves those the kernel draws
+(:class:`~trashcards.sim.positions.KernelChance`) and each bot fed its seat's kernel
+stream (:class:`~trashcards.sim.rng.KernelRandom`), so with the same actions it plays the
+very matches a table of the vector environment plays. It needs bots the kernel has.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, SupportsFloat
+from typing import Any, Final, Literal, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -23,20 +30,27 @@ from gymnasium import spaces
 
 from ..bots import make_bot
 from ..errors import IllegalActionError
+from ..pictures import table_text
 from ..record import Record
 from ..rules import Rules
 from ..session import Chooser
+from ..sim.positions import KernelChance
+from ..sim.rng import KernelRandom
 from ..views import View
 from .actions import ACTIONS, NUM_ACTIONS, action_mask
 from .episode import DEFAULT_MAX_MOVES, Episode, RewardKind, check_options, make_rules
 from .observation import OBSERVATION_SIZE, observation
-from .render import ansi
 
-__all__ = ["ILLEGAL_REWARD", "TrashEnv"]
+__all__ = ["ILLEGAL_REWARD", "KERNEL_BOTS", "STREAMS", "Streams", "TrashEnv"]
 
 #: The reward for an illegal action, which also ends the episode.
 ILLEGAL_REWARD = -1.0
 _REDEALS = 1000
+Streams = Literal["python", "kernel"]
+STREAMS: Final = ("python", "kernel")
+#: The bots ``streams="kernel"`` can play (those the numba kernel has,
+#: :data:`trashcards.sim.tables.BOT_CODES`).
+KERNEL_BOTS: Final = ("random", "greedy", "counter", "kid", "sometimes", "stockonly")
 
 Obs = npt.NDArray[np.float32]
 
@@ -51,6 +65,8 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
     every round). An illegal action ends the episode with reward -1 and
     ``info["illegal"]`` giving the reason. A match that ends before the agent's first
     decision (an opponent can fill a whole board in one turn) is dealt again.
+    ``streams``: ``"python"`` (seeded ``random.Random`` chance and bots) or ``"kernel"``
+    (the vector environment's numbers, see the module's text).
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
@@ -58,7 +74,8 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
     def __init__(self, opponents: Sequence[str | Chooser] = ("greedy",),
                  preset: str = "standard", seat: int = 0,
                  rules: Rules | Mapping[str, Any] | None = None, reward: RewardKind = "match",
-                 max_moves: int = DEFAULT_MAX_MOVES, render_mode: str | None = None) -> None:
+                 max_moves: int = DEFAULT_MAX_MOVES, render_mode: str | None = None,
+                 streams: Streams = "python") -> None:
         if isinstance(opponents, str):
             opponents = [opponents]
         players = len(opponents) + 1
@@ -69,9 +86,16 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
             raise ValueError(f"seat must be 0 to {players - 1}, got {seat}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if streams not in STREAMS:
+            raise ValueError(f"streams must be one of {', '.join(STREAMS)}, got {streams!r}")
         for bot in opponents:
             if isinstance(bot, str):
                 make_bot(bot, random.Random(0))  # an unknown name fails here, clearly
+            if streams == "kernel" and (not isinstance(bot, str)
+                                        or bot.strip().lower() not in KERNEL_BOTS):
+                raise ValueError(f"streams='kernel' needs bots the kernel has "
+                                 f"({', '.join(KERNEL_BOTS)}), got {bot!r}")
+        self.streams: Streams = streams
         self.opponents = list(opponents)
         self.seat = seat
         self.players = players
@@ -85,6 +109,8 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
         self._episode: Episode | None = None
         self._bots: dict[int, Chooser] = {}
         self._illegal = False
+        self._run: int | None = None  # streams="kernel": the run's seed, and
+        self._index = 0  # … the match of the run now played
 
     def _bot_name(self, seat: int) -> str:
         bot = self.opponents[seat if seat < self.seat else seat - 1]
@@ -100,21 +126,41 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
               options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
         self._illegal = False
+        if self.streams == "kernel":
+            if seed is not None or self._run is None:
+                self._run = seed if seed is not None else int(self.np_random.integers(2**63))
+                self._index = 0
+            else:
+                self._index += 1
         for _ in range(_REDEALS):
-            match_seed = int(self.np_random.integers(2**63 - 1))
-            self._episode = Episode(self.rules, self._names, match_seed, self.reward_kind,
-                                    self.max_moves)
-            self._bots = {}
-            for s in range(self.players):
-                if s != self.seat:
-                    bot = self.opponents[s if s < self.seat else s - 1]
-                    self._bots[s] = (make_bot(bot, random.Random(f"{match_seed}/{s}"))
-                                     if isinstance(bot, str) else bot)
+            self._deal()
             self._play_bots()
-            if not self._episode.done:
-                self._episode.take_rewards()
+            if not self.episode.done:
+                self.episode.take_rewards()
                 return self._observe(), self._info()
+            self._index += 1
         raise RuntimeError(f"{_REDEALS} matches in a row ended before the agent could act")
+
+    def _deal(self) -> None:
+        chance: KernelChance | None = None
+        if self._run is not None and self.streams == "kernel":
+            run, index = self._run, self._index
+            chance = KernelChance(run, index)
+            match_seed = run
+        else:
+            match_seed = int(self.np_random.integers(2**63 - 1))
+        self._episode = Episode(self.rules, self._names, match_seed, self.reward_kind,
+                                self.max_moves, chance)
+        self._bots = {}
+        for s in range(self.players):
+            if s != self.seat:
+                bot = self.opponents[s if s < self.seat else s - 1]
+                if not isinstance(bot, str):
+                    self._bots[s] = bot
+                else:
+                    rng = (random.Random(f"{match_seed}/{s}") if chance is None
+                           else KernelRandom(run, index, s))
+                    self._bots[s] = make_bot(bot, rng)
 
     def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool,
                                                    dict[str, Any]]:
@@ -155,7 +201,7 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return ansi(self._view())
+        return table_text(self._view())
 
     def record(self) -> Record:
         """The current episode's match as a ``trash/1`` record."""

@@ -53,8 +53,9 @@ from .public import (
     public_array,
 )
 
-__all__ = ["FEATURES", "OBSERVATION_SIZE", "Feature", "feature_slice", "observation",
-           "observation_batch"]
+__all__ = ["FEATURES", "OBSERVATION_SIZE", "RECIPE_BIT", "RECIPE_CONSTANT", "RECIPE_EQUAL",
+           "RECIPE_SCALE", "Feature", "feature_slice", "observation", "observation_batch",
+           "observation_recipe"]
 
 
 class Feature(NamedTuple):
@@ -224,6 +225,43 @@ def _recipes(rules: Rules) -> dict[int, _Recipe]:
     """The recipe of each (players, viewer), keyed ``players * 4 + viewer``."""
     return {players * MAX_SEATS + viewer: _make_recipe(_floats(rules, players, viewer))
             for players in range(MIN_PLAYERS, MAX_PLAYERS + 1) for viewer in range(players)}
+
+
+#: The kinds of :func:`observation_recipe` (the kernel's codes,
+#: :data:`trashcards.sim.kernel.vector.OBS_CONSTANT` …).
+RECIPE_CONSTANT: Final = 0
+RECIPE_EQUAL: Final = 1
+RECIPE_SCALE: Final = 2
+RECIPE_BIT: Final = 3
+
+
+@lru_cache(maxsize=64)
+def observation_recipe(rules: Rules) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64],
+                                              npt.NDArray[np.float64]]:
+    """How each float is made, as arrays for the compiled kernel
+    (:func:`trashcards.sim.kernel.vector.observation_batch`): ``kinds``, ``sources`` and
+    ``params``, each (20, OBSERVATION_SIZE), row ``players * 4 + viewer`` (rows of
+    impossible pairs are all constant 0). The same recipe as :func:`observation_batch`."""
+    rows = _ARRANGEMENTS
+    kinds = np.zeros((rows, OBSERVATION_SIZE), dtype=np.int8)
+    sources = np.zeros((rows, OBSERVATION_SIZE), dtype=np.int64)
+    params = np.zeros((rows, OBSERVATION_SIZE), dtype=np.float64)
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        for viewer in range(players):
+            key = players * MAX_SEATS + viewer
+            for f, item in enumerate(_floats(rules, players, viewer)):
+                sources[key, f] = item.source
+                if item.equals is not None:
+                    kinds[key, f], params[key, f] = RECIPE_EQUAL, item.equals
+                elif item.bit_of is not None:
+                    kinds[key, f], params[key, f] = RECIPE_BIT, item.bit_of
+                elif item.scale != 0.0:
+                    kinds[key, f], params[key, f] = RECIPE_SCALE, item.scale
+                else:
+                    kinds[key, f], params[key, f] = RECIPE_CONSTANT, item.constant
+    for array in (kinds, sources, params):
+        array.flags.writeable = False
+    return kinds, sources, params
 
 
 def observation_batch(public: npt.ArrayLike, rules: Rules) -> npt.NDArray[np.float32]:

@@ -40,6 +40,7 @@ from ..actions import Action, Dealer, Deck, Move, Reshuffle
 from ..cards import Card
 from ..engine import apply, chance_due
 from ..events import Drew, Event, PenaltyDrawn, TurnedUp
+from ..pictures import table_text
 from ..record import Entry, Record
 from ..rules import Rules
 from ..state import Board, Due, Phase, State, new_match
@@ -49,7 +50,6 @@ from .actions import ACTIONS, NUM_ACTIONS, legal_indices
 from .episode import DEFAULT_MAX_MOVES, split_reward
 from .observation import FEATURES, OBSERVATION_SIZE, observation
 from .public import CLASS_NAMES, CLASSES, class_roles
-from .render import ansi
 
 __all__ = ["GAME_NAME", "Position", "TrashGame", "TrashState", "rules_from_params"]
 
@@ -180,7 +180,7 @@ class TrashState(pyspiel.State):  # type: ignore[misc]
     def render(self, seat: int | None = None) -> str:
         """The position as a picture for people (the terminal game's, as plain text)."""
         position = self.position
-        text = ansi(view(position.engine, seat))
+        text = table_text(view(position.engine, seat))
         return text + (position.resolving() + "\n" if position.pending is not None else "")
 
     def engine_state(self) -> State:

@@ -25,12 +25,12 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..pictures import table_text
 from ..record import Record
 from ..rules import Rules
 from .actions import NUM_ACTIONS, action_mask
 from .episode import DEFAULT_MAX_MOVES, Episode, RewardKind, check_options, make_rules
 from .observation import OBSERVATION_SIZE, observation
-from .render import ansi
 
 __all__ = ["env", "raw_env"]
 
@@ -144,7 +144,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return ansi(self.episode.view(None))
+        return table_text(self.episode.view(None))
 
     def close(self) -> None:
         self._episode = None

@@ -9,13 +9,13 @@ how much the pile shortens a round.
 
 from __future__ import annotations
 
+from ..estimates import difference
 from ..rules import Rules
 from .duels import duel_jobs, duel_table
 from .elo import fit_elo
 from .experiment import Experiment, Job, Results, Settings
 from .plots import bar_chart, heatmap
 from .report import Report, fmt_count, fmt_estimate, fmt_pct
-from .stats import difference
 from .tables import self_play_jobs, table_figures
 
 __all__ = ["EXPERIMENT"]

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from ..estimates import Estimate, proportion
 from ..rules import Rules
 from .experiment import Job, Results
 from .report import fmt_pct
-from .stats import Estimate, proportion
 
 __all__ = ["DuelTable", "duel_jobs", "duel_table"]
 

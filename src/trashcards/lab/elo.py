@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .stats import Z95
+from ..estimates import Z95
 
 __all__ = ["PRIOR_WINS", "EloFit", "elo_win_probability", "fit_bradley_terry", "fit_elo"]
 

@@ -19,7 +19,6 @@ from ..rules import Rules
 from ..sim.runner import Runner
 from ..simulation import SimStats
 from .report import Report, fmt_count
-from .stats import merged
 
 __all__ = ["BATCHES", "Experiment", "Job", "Results", "Settings", "Tracker", "run_experiment"]
 
@@ -29,13 +28,16 @@ BATCHES = 20
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """One table to simulate: ``matches`` matches of ``bots`` (seat 0 first) under ``rules``."""
+    """One table to simulate: ``matches`` matches of ``bots`` (seat 0 first) under ``rules``.
+    ``engine``: the engine this table needs whatever the run's engine (``reference`` for
+    a bot the fast kernel does not have, such as ``expert``)."""
 
     key: str
     rules: Rules
     bots: tuple[str, ...]
     matches: int
     label: str
+    engine: str | None = None
 
     @property
     def players(self) -> int:
@@ -110,12 +112,23 @@ def run_experiment(experiment: Experiment, runner: Runner, matches: int, seed: i
     if tracker is not None:
         tracker.start(sum(job.matches for job in jobs))
     batches: dict[str, Sequence[SimStats]] = {}
-    for job in jobs:
-        if tracker is not None:
-            tracker.job(job)
-        batches[job.key] = runner.run_batches(
-            job.rules, job.bots, job.matches, seed, BATCHES,
-            progress=tracker.advance if tracker is not None else None)
+    others: dict[str, Runner] = {}
+    try:
+        for job in jobs:
+            if tracker is not None:
+                tracker.job(job)
+            chosen = runner
+            if job.engine is not None and job.engine != runner.engine:
+                if job.engine not in others:
+                    others[job.engine] = Runner(job.engine, runner.backend, runner.workers,
+                                                ray_address=runner.ray_address)
+                chosen = others[job.engine]
+            batches[job.key] = chosen.run_batches(
+                job.rules, job.bots, job.matches, seed, BATCHES,
+                progress=tracker.advance if tracker is not None else None)
+    finally:
+        for other in others.values():
+            other.close()
     settings = Settings(experiment.name, matches, seed, runner.engine, runner.backend)
     results = Results(jobs, batches)
     report = Report(out, experiment.title)
@@ -155,3 +168,11 @@ def _settings_text(experiment: Experiment, settings: Settings, results: Results)
         "of consecutive matches, since the rounds of one match are not independent). Every "
         "table uses the same seed, so tables share their random streams. Reproduce with "
         f"`{settings.command()}`.")
+
+
+def merged(batches: Sequence[SimStats]) -> SimStats:
+    """The totals of a run given by batches."""
+    total = SimStats(batches[0].players)
+    for batch in batches:
+        total = total + batch
+    return total

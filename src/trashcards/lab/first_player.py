@@ -9,11 +9,11 @@ seat's share of matches (which should be fair, as the cut decides who starts).
 
 from __future__ import annotations
 
+from ..estimates import shifted
 from ..rules import Rules
 from .experiment import Experiment, Job, Results, Settings
 from .plots import bar_chart
 from .report import Report, fmt_count, fmt_pct, fmt_pp, fmt_share, fmt_shares
-from .stats import shifted
 from .tables import PLAYER_COUNTS, SWEEP_PRESETS, TableFigures, self_play_jobs, table_figures
 
 __all__ = ["EXPERIMENT"]

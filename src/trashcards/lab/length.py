@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..estimates import HistSummary, hist_summary
 from ..rules import Rules
 from .experiment import Experiment, Job, Results, Settings
 from .plots import bar_chart, distribution_chart
 from .report import Report, fmt_count, fmt_estimate
-from .stats import HistSummary, hist_summary
 from .tables import PLAYER_COUNTS, SWEEP_PRESETS, TableFigures, self_play_jobs, table_figures
 
 __all__ = ["EXPERIMENT"]

@@ -10,9 +10,9 @@ from typing import Any
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .stats import Estimate
+from ..estimates import Estimate
 
-__all__ = ["bar_chart", "distribution_chart", "heatmap", "interval_chart"]
+__all__ = ["bar_chart", "distribution_chart", "heatmap", "interval_chart", "line_chart"]
 
 _DPI = 110
 
@@ -127,4 +127,26 @@ def interval_chart(path: Path, names: Sequence[str], values: Sequence[float],
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
+    return _save(figure, path)
+
+
+def line_chart(path: Path, xs: Sequence[float], series: Mapping[str, Sequence[float]],
+               title: str, xlabel: str, ylabel: str, scale: float = 1.0,
+               marks: Sequence[float] = (), reference: float | None = None) -> Path:
+    """One line per series over ``xs`` (drawn as steps: each value holds until the next);
+    ``marks``: thin vertical lines (e.g. where rounds start); ``reference``: a dashed
+    horizontal line."""
+    figure, ax = _figure(9.0, 4.5)
+    for x in marks:
+        ax.axvline(x, color="grey", linewidth=0.5, alpha=0.5)
+    for name, values in series.items():
+        ax.step(list(xs), [v * scale for v in values], where="post", linewidth=1.4,
+                label=name)
+    if reference is not None:
+        ax.axhline(reference * scale, linestyle="--", linewidth=1, color="grey")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    ax.grid(alpha=0.3)
     return _save(figure, path)

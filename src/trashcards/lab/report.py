@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .stats import Estimate
+from ..estimates import Estimate
 
 __all__ = ["Report", "fmt_count", "fmt_estimate", "fmt_pct", "fmt_pp", "fmt_share", "fmt_shares",
            "rounded_shares"]

@@ -7,10 +7,10 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..estimates import Estimate, mean_of_hist, proportion, ratio_over_batches
 from ..rules import Rules
 from ..simulation import SimStats
 from .experiment import Job
-from .stats import Estimate, mean_of_hist, proportion, ratio_over_batches
 
 __all__ = [
     "PLAYER_COUNTS",

@@ -7,10 +7,10 @@ length (turns per round), match length (rounds per match) and the first player's
 
 from __future__ import annotations
 
+from ..estimates import Estimate, difference, shifted
 from .experiment import Experiment, Job, Results, Settings
 from .plots import bar_chart
 from .report import Report, fmt_count, fmt_estimate, fmt_pct, fmt_pp, fmt_share
-from .stats import Estimate, difference, shifted
 from .tables import PLAYER_COUNTS, TableFigures, combined_rules, self_play_jobs, table_figures
 
 __all__ = ["EXPERIMENT", "VARIANTS"]

@@ -26,7 +26,8 @@ from ..state import Due, Phase, State
 from ..views import View, view
 from . import rng
 
-__all__ = ["ROLLOUT_SHUFFLES", "Horizon", "Outcome", "determinize", "evaluate", "rollout"]
+__all__ = ["ROLLOUT_SHUFFLES", "Horizon", "KernelChance", "Outcome", "determinize", "evaluate",
+           "rollout"]
 
 Horizon = Literal["round", "match"]
 #: The first shuffle of the chance stream a rollout uses (0 and 1 deal the sample).
@@ -65,6 +66,22 @@ def determinize(v: View, seed: int, sample: int) -> State:
     return deal_state(v, pool[:places], pool[places:])
 
 
+class KernelChance:
+    """The chance moves of match ``index`` of the run with ``seed``, as the kernel draws
+    them: called with a state whose chance move is due, it returns that move, drawn with
+    the next shuffle of the match's chance stream (from shuffle ``first``: 0 for a match
+    from its start, the dealer's cut, then every deck and reshuffle in order)."""
+
+    def __init__(self, seed: int, index: int, first: int = 0) -> None:
+        self._chance = rng.stream_key(rng.match_key(seed, index), 0)
+        self._t = first
+
+    def __call__(self, state: State) -> ChanceMove:
+        move = _chance(state, self._chance, self._t)
+        self._t += 1
+        return move
+
+
 def _chance(state: State, chance: int, t: int) -> ChanceMove:
     """The chance move due, as the kernel draws it with shuffle ``t``."""
     key = rng.shuffle_key(chance, t)
@@ -81,10 +98,9 @@ def rollout(state: State, bots: Sequence[str], seed: int, index: int,
     """Rollout ``index`` of the run with ``seed`` from the full ``state``: ``first`` (a
     legal action of the seat to act) if given, then every seat played by its reference
     bot fed the kernel's numbers, to the end of the round or of the match."""
-    chance = rng.stream_key(rng.match_key(seed, index), 0)
+    chance = KernelChance(seed, index, ROLLOUT_SHUFFLES)
     deciders = [make_bot(name, rng.KernelRandom(seed, index, seat))
                 for seat, name in enumerate(bots)]
-    t = ROLLOUT_SHUFFLES
     first_round = state.round
     ended = _ended(state)
     winners: int | None = None if not ended else _mask(state.round_winners)
@@ -98,8 +114,7 @@ def rollout(state: State, bots: Sequence[str], seed: int, index: int,
                 break
         seat = state.to_act
         if seat is None:
-            state, _ = apply(state, _chance(state, chance, t))
-            t += 1
+            state, _ = apply(state, chance(state))
         else:
             state, _ = apply(state, deciders[seat].choose(view(state, seat)), seat)
     if winners is None:

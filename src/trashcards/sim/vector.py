@@ -1,22 +1,28 @@
 """N tables of Trash stepped at once on the numba kernel: the stepping API a vectorized
-environment (Gymnasium's ``VectorEnv``) is built on.
+environment (:class:`trashcards.envs.vector.TrashVectorEnv`) is built on.
 
 Each table has one agent seat; the other seats are played by kernel bots. Actions are
 indices in the fixed action list (:data:`trashcards.public.ACTIONS`: 0 stock,
 1 discard, 2…11 wild 1…10, 12 swap, 13 trash, 14 call). After every :meth:`~VectorTables.
 reset` and :meth:`~VectorTables.step`, the arrays hold, per table:
 
-* ``mask`` (N, 15) uint8: the agent's legal actions (all 0 once the match is over);
+* ``mask`` (N, 15) uint8: the agent's legal actions (all 0 when the agent is not to act:
+  the match is over, or the move cap stopped it on another seat's decision);
 * ``obs`` (N, 100) int32: the public encoding of the agent's view
   (:func:`trashcards.public.encode` of :func:`trashcards.views.view` gives the same);
 * ``agent_rounds`` / ``other_rounds`` (N,) int32: rounds won in that call by the agent /
-  by the other seats (the inputs of a reward);
-* ``done`` (N,) uint8: the match is over; ``winner`` (N,) int32: its winner, or -1.
+  by the other seats;
+* ``reward`` (N,) float64: the values of what ended in that call (``round_values`` of
+  each round's winners, then ``match_values`` of the match's winner; zeros by default);
+* ``done`` (N,) uint8: the match is over; ``winner`` (N,) int32: its winner, or -1;
+* ``illegal`` (N,) uint8, after a step: the action was not legal (see :meth:`step`);
+* ``truncated`` (N,) uint8: the match is not over but has had ``max_moves`` player
+  actions (every seat's, calls included), so it stopped at the next decision.
 
 A table's match with seed ``s`` is match 0 of that seed: with the agent's actions chosen
 by a kernel bot, it is exactly the match :func:`trashcards.sim.fast.play_traced` plays.
-A finished table stays finished (its actions are ignored) until it is reset. A whole
-step is one compiled call that releases the GIL.
+A finished or truncated table stays so (its actions are ignored) until it is reset. A
+whole step is one compiled call that releases the GIL.
 
 >>> from trashcards import Rules
 >>> from trashcards.sim.vector import VectorTables
@@ -53,38 +59,60 @@ __all__ = ["VectorTables"]
 class VectorTables:
     """``num_tables`` tables of ``len(bots)`` seats under ``rules``; ``bots[seat]`` plays
     every seat but the table's agent seat (``agent_seats``: one seat for all tables, or
-    one per table; seat 0 by default)."""
+    one per table; seat 0 by default).
+
+    ``max_moves`` (0: none) caps each match's player actions. ``round_values[a][w]`` is
+    the reward of a round whose winners are the seats of bit mask ``w`` (0: a void round)
+    to agent seat ``a``; ``match_values[a][s]`` that of a match won by seat ``s``.
+    """
 
     def __init__(self, rules: Rules, bots: Sequence[str], num_tables: int,
-                 agent_seats: int | Sequence[int] = 0) -> None:
+                 agent_seats: int | Sequence[int] = 0, max_moves: int = 0,
+                 round_values: npt.ArrayLike | None = None,
+                 match_values: npt.ArrayLike | None = None) -> None:
         if num_tables < 1:
             raise ValueError(f"num_tables must be at least 1, got {num_tables}")
+        if max_moves < 0:
+            raise ValueError(f"max_moves must be at least 0 (0: no cap), got {max_moves}")
         self.table = Table.build(rules, bots)
         players = self.table.players
+        self.tab = self.table.tab.copy()
+        self.tab[layout.T_MOVE_CAP] = max_moves
         self.num_tables = num_tables
         self.agent: npt.NDArray[np.int64] = np.zeros(num_tables, dtype=np.int64)
         self.agent[:] = agent_seats
         if ((self.agent < 0) | (self.agent >= players)).any():
             raise ValueError(f"agent seats must be 0 to {players - 1}")
+        self.round_values = _values(round_values, (players, 1 << players), "round_values")
+        self.match_values = _values(match_values, (players, players), "match_values")
         self.st = np.zeros((num_tables, self.table.width), dtype=np.int32)
         self.ky = np.zeros((num_tables, layout.KEYS), dtype=np.uint64)
         self.mask = np.zeros((num_tables, len(ACTIONS)), dtype=np.uint8)
         self.obs = np.zeros((num_tables, SIZE), dtype=np.int32)
         self.agent_rounds = np.zeros(num_tables, dtype=np.int32)
         self.other_rounds = np.zeros(num_tables, dtype=np.int32)
+        self.reward = np.zeros(num_tables, dtype=np.float64)
         self.done = np.ones(num_tables, dtype=np.uint8)
+        self.truncated = np.zeros(num_tables, dtype=np.uint8)
         self.winner = np.full(num_tables, -1, dtype=np.int32)
-        self._illegal = np.zeros(num_tables, dtype=np.uint8)
+        #: After :meth:`step`: the tables whose action was illegal.
+        self.illegal = np.zeros(num_tables, dtype=np.uint8)
         self.st[:, layout.S_PHASE] = layout.PH_MATCH_OVER  # until reset
 
     def reset(self, tables: Iterable[int], seeds: Iterable[int],
-              agent_seats: Iterable[int] | None = None) -> None:
+              agent_seats: Iterable[int] | None = None,
+              indices: Iterable[int] | None = None) -> None:
         """Tables ``tables`` start a new match each, with its seed (and agent seat), and
-        play to the agent's first decision."""
+        play to the agent's first decision. The match is match ``indices[j]`` of the run
+        with that seed (0 by default: :func:`trashcards.sim.fast.play_traced` plays it)."""
         which = np.array(list(tables), dtype=np.int64)
         keys = np.array([seed_key(s) for s in seeds], dtype=np.uint64)
         if which.shape != keys.shape:
             raise ValueError(f"{len(which)} tables need as many seeds, got {len(keys)}")
+        index = (np.zeros(which.shape, dtype=np.int64) if indices is None
+                 else np.array(list(indices), dtype=np.int64))
+        if index.shape != which.shape or (index < 0).any():
+            raise ValueError("one match index (0 or more) per table reset")
         if ((which < 0) | (which >= self.num_tables)).any():
             raise ValueError(f"tables are 0 to {self.num_tables - 1}")
         if agent_seats is not None:
@@ -93,25 +121,34 @@ class VectorTables:
                     (seats < 0) | (seats >= self.table.players)).any():
                 raise ValueError("one agent seat per table reset, each a seat of the table")
             self.agent[which] = seats
-        kernel.reset(self.table.tab, self.st, self.ky, self.table.codes, self.agent, which,
-                     keys, self.mask, self.obs, self.agent_rounds, self.other_rounds,
-                     self.done, self.winner)
+        kernel.reset(self.tab, self.st, self.ky, self.table.codes, self.agent, which, keys,
+                     index, self.mask, self.obs, self.agent_rounds, self.other_rounds, self.reward,
+                     self.done, self.truncated, self.winner)
 
-    def step(self, actions: npt.ArrayLike) -> None:
-        """Each table whose match is not over takes its agent's action and plays to the
-        agent's next decision or the match's end. Refuses (nothing played) if any
-        action is not legal for its table."""
+    def step(self, actions: npt.ArrayLike, skip_illegal: bool = False) -> None:
+        """Each table whose match goes on takes its agent's action and plays to the
+        agent's next decision, the match's end or the move cap. Refuses (nothing played)
+        if any action is not legal for its table; with ``skip_illegal``, plays the legal
+        ones only and marks the others in :attr:`illegal`."""
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         if acts.shape != (self.num_tables,):
             raise ValueError(f"one action per table: shape ({self.num_tables},), "
                              f"got {acts.shape}")
-        if kernel.step(self.table.tab, self.st, self.ky, self.table.codes, self.agent, acts,
-                       self.mask, self.obs, self.agent_rounds, self.other_rounds, self.done,
-                       self.winner, self._illegal):
-            bad = np.flatnonzero(self._illegal).tolist()
+        if kernel.step(self.tab, self.st, self.ky, self.table.codes, self.agent, acts,
+                       self.round_values, self.match_values, self.mask, self.obs,
+                       self.agent_rounds, self.other_rounds, self.reward, self.done,
+                       self.truncated, self.winner, self.illegal,
+                       not skip_illegal) and not skip_illegal:
+            bad = np.flatnonzero(self.illegal).tolist()
             shown = ", ".join(f"table {i}: {int(acts[i])}" for i in bad[:8])
             raise ValueError(f"illegal actions ({shown}{' …' if len(bad) > 8 else ''}); "
                              "nothing was played")
+
+    @property
+    def moves(self) -> npt.NDArray[np.int32]:
+        """Each table's player actions so far in its match (every seat's)."""
+        moves: npt.NDArray[np.int32] = self.st[:, layout.S_MOVES].copy()
+        return moves
 
     def state(self, i: int) -> State:
         """The full state of table ``i`` (hidden cards included: not for the agent)."""
@@ -120,3 +157,13 @@ class VectorTables:
     def view(self, i: int) -> View:
         """Table ``i`` as its agent sees it."""
         return view(self.state(i), int(self.agent[i]))
+
+
+def _values(values: npt.ArrayLike | None, shape: tuple[int, int],
+            name: str) -> npt.NDArray[np.float64]:
+    if values is None:
+        return np.zeros(shape, dtype=np.float64)
+    out = np.array(values, dtype=np.float64)
+    if out.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}, got {out.shape}")
+    return out

@@ -7,8 +7,12 @@ The screen, top to bottom (``app.tcss`` styles it):
   (one line per row of five) at 80×24 with four players, big ones (each card a small
   box) when the terminal has room;
 * ``#piles`` — the stock, the discard pile and the card in hand (click to draw);
+* ``#chances`` — every player's chance of winning the match (``o`` shows or hides it;
+  on with ``--hints``);
 * ``#status`` — whose turn, the card in hand, a pending claim, the last-chance lap;
-* ``#log-row`` — the log of every step (``#log``), told to the person at the keyboard;
+* ``#log-row`` — the log of every step (``#log``), told to the person at the keyboard,
+  and beside it the hint (``#hint-box``: at every decision of a person with
+  ``--hints``, or when ``h`` asks for one);
 * ``#actions`` — the legal actions with their keys (click to play);
 * ``#message`` — why a key was refused, and save warnings.
 
@@ -18,11 +22,11 @@ and arrow handlers resolve) or a bot's choice (a thread worker, so a slow bot ne
 blocks the screen), then animates the move's steps in place from the events, with a
 :class:`~.scene.Scene` per step.
 
-Where hints (issue 12) plug in: :meth:`TrashApp.decision_started` is the one place a
-person's decision begins, with the :class:`~trashcards.views.View` a hint needs — a
-hint worker starts there and is cancelled in :meth:`TrashApp.submit`; its panel mounts
-in ``#log-row`` beside the log (a ``Horizontal`` for that reason), and a line of each
-player's win chance mounts above ``#status``. The ``h`` key is left free for it.
+Hints and win chances come from an :class:`~.advice.Advisor`, which is handed views
+only. :meth:`TrashApp.decision_started` is the one place a person's decision begins:
+the hint for that view is worked out there in a thread worker (:meth:`TrashApp.advise`),
+so the screen never waits for it; a bot's decision and the end of a round start the same
+worker for the win chances alone. An answer for a position that has moved on is dropped.
 """
 
 from __future__ import annotations
@@ -40,14 +44,16 @@ from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Container, Horizontal, Vertical
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import RichLog, Static
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from ..actions import DISCARD, STOCK, SWAP, Action, Verb, wild
 from ..state import Phase
 from ..views import View
+from .advice import Advice, Advisor, standing_chances
 from .game import Batch, Decision, Game, MatchOver, Outcome, SaveError, default_save_path
 from .keys import KEY_HELP, Command, InputError, parse_key, refusal
 from .narrate import card_label, status_lines
@@ -58,6 +64,8 @@ from .render import (
     action_entries,
     board_picture,
     card_text,
+    chances_text,
+    hint_text,
     scoreboard,
     standings_table,
 )
@@ -71,6 +79,8 @@ _RESERVED_LINES = 11
 #: Lines of a compact board inside its frame.
 COMPACT_LINES = 2
 _GAME_KEYS = "sdwtc1234567890"
+#: Keys bound to something besides the game's actions.
+_OTHER_KEYS = "ho"
 
 
 class BoardView(Static):
@@ -134,9 +144,12 @@ class TableScreen(Screen[None]):
             yield Pile("s", id="stock")
             yield Pile("d", id="discard")
             yield Static(id="hand")
+        yield Static(id="chances")
         yield Static(id="status")
         with Horizontal(id="log-row"):
             yield GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+            with VerticalScroll(id="hint-box"):
+                yield Static(id="hint")
         yield Static(id="actions")
         yield Static(id="message")
 
@@ -149,7 +162,7 @@ class TableScreen(Screen[None]):
         """A printable key no binding took: say which keys work."""
         app = self.app
         if (isinstance(app, TrashApp) and event.is_printable and event.character
-                and event.character not in _GAME_KEYS):
+                and event.character not in _GAME_KEYS + _OTHER_KEYS):
             app.stray_key(event.character)
 
 
@@ -237,6 +250,8 @@ class TrashApp(App[Outcome]):
         Binding("enter", "pick", show=False),
         Binding("space", "skip", show=False),
         Binding("question_mark,f1", "help", show=False),
+        Binding("h", "hint", show=False),
+        Binding("o", "chances", show=False),
         Binding("q", "quit_asked", show=False),
         Binding("ctrl+q", "quit_asked", show=False, priority=True),
         Binding("ctrl+c", "interrupt", show=False, priority=True),
@@ -244,7 +259,8 @@ class TrashApp(App[Outcome]):
 
     def __init__(self, game: Game, *, opening: list[str] | None = None,
                  bot_delay: float = 0.0, step_pace: float = 0.0,
-                 default_save: Callable[[], Path] = default_save_path) -> None:
+                 default_save: Callable[[], Path] = default_save_path,
+                 hints: bool = False, advisor: Advisor | None = None) -> None:
         super().__init__()
         self.game = game
         self.opening = opening or []
@@ -269,6 +285,19 @@ class TrashApp(App[Outcome]):
         self._big = False
         self._message = ""
         self._warned: str | None = None
+        #: ``--hints``: the hint opens at every decision of a person, and the win chances
+        #: are shown (``o`` toggles :attr:`show_chances`).
+        self.hints = hints
+        self.show_chances = hints
+        self.advisor = advisor or Advisor()
+        #: The hint panel is open for the decision under way.
+        self.hint_open = False
+        #: The latest advice for the decision under way (``None``: being worked out).
+        self.advice: Advice | None = None
+        self._advice_for: View | None = None
+        self._chances: tuple[float, ...] | None = None
+        self._hint_problem: str | None = None
+        self._advising = False
         #: The table's screen; every widget is looked up there, whatever modal is on top.
         self.table: TableScreen = TableScreen(0)
         self._table_up = False
@@ -302,13 +331,14 @@ class TrashApp(App[Outcome]):
         def rows(width_needed: int) -> int:
             return math.ceil(players / self._columns(size.width, width_needed))
 
-        big_lines = rows(BIG_WIDTH) * (BIG_HEIGHT + 2) + _RESERVED_LINES
+        reserved = _RESERVED_LINES + (1 if self.show_chances else 0)
+        big_lines = rows(BIG_WIDTH) * (BIG_HEIGHT + 2) + reserved
         self._big = big_lines <= size.height
         width = BIG_WIDTH if self._big else COMPACT_WIDTH
         boards = self.table.query_one("#boards")
         boards.styles.grid_size_columns = self._columns(size.width, width)
         self.set_class(self._big, "big")
-        compact_lines = rows(COMPACT_WIDTH) * (COMPACT_LINES + 2) + _RESERVED_LINES - 3
+        compact_lines = rows(COMPACT_WIDTH) * (COMPACT_LINES + 2) + reserved - 3
         if compact_lines > size.height:
             self._message = (f"this terminal ({size.width}×{size.height}) is too small for "
                              "the table: make it 80×24 or more, or play with --lines")
@@ -344,13 +374,16 @@ class TrashApp(App[Outcome]):
                 title.append(" · dealer")
             board.border_title = title
             down = scene.slots[seat].count(None)
-            board.border_subtitle = f"{down} face down" if scene.slots[seat] else "not dealt"
+            level = self.game.seats[seat].level_note
+            board.border_subtitle = (f"{level} · " if level else "") + (
+                f"{down} face down" if scene.slots[seat] else "not dealt")
             board.set_class(seat == scene.to_act, "to-act")
             board.set_class(seat in view.round_winners
                             and view.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER), "winner")
         for name, part in zip(("#stock", "#discard", "#hand"), self._piles(), strict=True):
             self.table.query_one(name, Static).update(part)
         self.table.query_one("#status", Static).update(self._status(view))
+        self._paint_advice()
         self.table.query_one("#actions", Static).update(self._actions(view))
         self.table.query_one("#message", Static).update(Text(self._message, style="yellow"))
 
@@ -419,12 +452,34 @@ class TrashApp(App[Outcome]):
             for keys, label in action_entries(view):
                 first = keys.split()[0]
                 parts.append(entry(keys, label, f"app.choose('{first}')"))
+            parts.append(entry("h", "hint", "app.hint"))
         elif self.waiting_for in ("next round", "leave"):
             what = "deal the next round" if self.waiting_for == "next round" else "leave"
             parts.append(entry("Enter", what, "app.pick"))
         parts.append(entry("q", "quit", "app.quit_asked"))
         parts.append(entry("?", "help", "app.help"))
         return Text("  ").join(parts)
+
+    def _paint_advice(self) -> None:
+        """The win-chance line and the hint panel."""
+        chances = self.table.query_one("#chances", Static)
+        chances.display = self.show_chances
+        if self.show_chances:
+            chances.update(chances_text(self._chances, self.game.names, self.game.viewer))
+        box = self.table.query_one("#hint-box", VerticalScroll)
+        box.display = self.hints or self.hint_open
+        if not box.display:
+            return
+        hint = self.table.query_one("#hint", Static)
+        view = self._advice_for
+        if not self.hint_open or self._deciding is None or view is None:
+            hint.update(Text("Hints come at your turn (h hides or shows them).", style="dim"))
+        elif self._hint_problem is not None:
+            hint.update(Text(f"No hint: {self._hint_problem}", style="yellow"))
+        elif self.advice is None or self.advice.hint.to_act != self._deciding:
+            hint.update(Text("Working out a hint…", style="dim"))
+        else:
+            hint.update(hint_text(self.advice.hint, view))
 
     def _cursor_slot(self) -> int | None:
         if not self._targets:
@@ -461,6 +516,8 @@ class TrashApp(App[Outcome]):
                 return
             if not isinstance(due, Decision):
                 self._write_log(scoreboard(game.view()))
+                if self.show_chances:
+                    self.advise(game.view())
                 if game.people:
                     await self._wait_for("next round")
                 else:  # a table of bots, watched: the next round comes by itself
@@ -475,6 +532,8 @@ class TrashApp(App[Outcome]):
 
     async def _bot_choice(self, seat: int) -> Action:
         self.waiting_for = "bot"
+        if self.show_chances:
+            self.advise(self.game.match.view(seat))
         self._paint()
         worker = self.run_worker(partial(self.game.bot_choice, seat), thread=True,
                                  group="bot", name=f"bot {seat}")
@@ -514,12 +573,65 @@ class TrashApp(App[Outcome]):
             self.waiting_for = None
 
     def decision_started(self, view: View) -> None:
-        """A person's decision begins with ``view`` (their own). The hook for hints."""
+        """A person's decision begins with ``view`` (their own): the hint opens with
+        ``--hints``, and the advice is worked out when the hint or the chances show."""
+        self.hint_open = self.hints
+        if self.hint_open or self.show_chances:
+            self.advise(view)
+
+    def advise(self, view: View) -> None:
+        """Work out the advice at ``view`` (the hint and the chances at a decision, the
+        chances between rounds) in a thread; what it shows replaces the last. One
+        evaluation runs at a time: a request made meanwhile waits, and only the latest
+        waiting one is worked out (so fast bots never pile up threads)."""
+        self._advice_for = view
+        self.advice = None
+        self._hint_problem = None
+        if not self._advising:
+            self._advising = True
+            self._advise()
+
+    @work(group="advice")
+    async def _advise(self) -> None:
+        try:
+            while self._advice_for is not None:
+                view = self._advice_for
+                decision = view.to_act is not None and view.phase in (
+                    Phase.DRAW, Phase.WILD, Phase.SWAP)
+                job = partial(self.advisor.advise, view) if decision else partial(
+                    standing_chances, view)
+                worker = self.run_worker(job, thread=True, group="advice-thread",
+                                         name="advice", exit_on_error=False)
+                result: Advice | tuple[float, ...] | WorkerFailed | None
+                try:
+                    result = await worker.wait()
+                except WorkerCancelled:  # the app is closing
+                    return
+                except WorkerFailed as exc:
+                    result = exc
+                if isinstance(result, Advice) and result.notice is not None:
+                    self._write_log(Text(f"Note: {result.notice}.", style="yellow"))
+                if view == self._advice_for:
+                    self._show_advice(result)
+                    return
+        finally:
+            self._advising = False
+
+    def _show_advice(self, result: Advice | tuple[float, ...] | WorkerFailed | None) -> None:
+        if isinstance(result, WorkerFailed):
+            self._hint_problem = str(result.error)
+        elif isinstance(result, Advice):
+            self.advice = result
+            self._chances = result.chances
+        elif result is not None:
+            self._chances = result
+        self._paint_advice()
 
     def submit(self, action: Action) -> None:
         """A person chose ``action`` (from a key, a click or Enter)."""
         if self._choice is not None and not self._choice.done():
             self._say("")
+            self.hint_open = False
             self._choice.set_result(action)
 
     async def _wait_for(self, what: str) -> None:
@@ -631,6 +743,28 @@ class TrashApp(App[Outcome]):
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
+    def action_hint(self) -> None:
+        """``h``: open (or close) the hint for the decision under way."""
+        view = self._deciding_view()
+        if view is None:
+            self._not_now()
+            return
+        self.hint_open = not self.hint_open
+        if self.hint_open and self._advice_for != view:
+            self.advise(view)
+        self._paint_advice()
+
+    def action_chances(self) -> None:
+        """``o``: show or hide every player's match-win chance."""
+        self.show_chances = not self.show_chances
+        view = self.game.match.view(None)
+        if self.show_chances and view.to_act is not None:
+            self.advise(self.game.match.view(view.to_act))
+        elif self.show_chances:
+            self.advise(self.game.view())
+        self._fit(self.size)
+        self._paint()
+
     def action_quit_asked(self) -> None:
         if self.waiting_for == "leave":
             self._finish()
@@ -662,12 +796,9 @@ class TrashApp(App[Outcome]):
             self._not_now()
             return
         try:
-            choice = parse_key(character, view)
+            parse_key(character, view)
         except InputError as exc:
             self._say(str(exc))
-            return
-        if choice is Command.HELP:  # "h", as in the line mode
-            self.action_help()
 
     # -- leaving --------------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 One key per decision (RULES.md §10): ``s`` stock, ``d`` discard, ``1``…``9`` and ``0`` a
 wild on slot 1…10, ``w`` swap, ``t`` trash, ``c`` call "Trash!"; ``q`` quits (the match
-is saved) and ``?`` shows the help. The record words work too (``stock``, ``wild 7``,
+is saved), ``?`` shows the help, ``h`` a hint and ``o`` shows or hides every player's
+chance of winning the match. The record words work too (``stock``, ``wild 7``,
 ``10``, ``quit``, ``help``). :func:`parse_key` accepts only what ``view.legal`` allows and
 otherwise raises :class:`InputError` with a short message for the player that says why
 ("the top discard 9♣ does not fit your board: slot 9 already holds 9♦") and what works.
@@ -30,6 +31,8 @@ class Command(StrEnum):
 
     QUIT = "quit"
     HELP = "help"
+    HINT = "hint"
+    CHANCES = "chances"
 
 
 class InputError(ValueError):
@@ -40,7 +43,8 @@ _VERB_KEYS: Final = {"s": STOCK, "d": DISCARD, "w": SWAP, "t": TRASH, "c": CALL}
 _WORDS: Final = {"stock": STOCK, "discard": DISCARD, "swap": SWAP, "trash": TRASH,
                  "call": CALL}
 _COMMANDS: Final = {"q": Command.QUIT, "quit": Command.QUIT, "exit": Command.QUIT,
-                    "?": Command.HELP, "h": Command.HELP, "help": Command.HELP}
+                    "?": Command.HELP, "help": Command.HELP, "h": Command.HINT,
+                    "hint": Command.HINT, "o": Command.CHANCES, "chances": Command.CHANCES}
 
 #: The key table shown by ``?`` (key, meaning).
 KEY_HELP: Final = (
@@ -50,6 +54,8 @@ KEY_HELP: Final = (
     ("w", "swap: the card in hand takes its slot, the wild there comes back to hand"),
     ("t", "trash the card in hand: discard it and end your turn"),
     ("c", 'call "Trash!" (only with the call-trash rule)'),
+    ("h", "hint: the best move, every move's chance of winning, and why"),
+    ("o", "show or hide every player's chance of winning the match"),
     ("q", "quit: the match is saved and can be resumed"),
     ("?", "this help"),
 )

@@ -5,6 +5,10 @@ For piped input (``--lines``), scripts and screen readers; the full-screen game 
 it touches from outside comes in as an argument — the keys (:class:`~.terminal.Reader`),
 the screen (a rich :class:`~rich.console.Console`), the bots, the clock's ``sleep`` and
 where to save — so tests can drive a whole match in-process.
+
+Hints: ``h`` at a decision prints the hint (:mod:`.advice`: the best move, every move's
+win chance, and why); with ``hints`` every decision of a person starts with it, and the
+line of every player's match-win chance (``o`` shows or hides it) comes with the table.
 """
 
 from __future__ import annotations
@@ -20,9 +24,19 @@ from rich.text import Text
 
 from ..errors import IllegalActionError
 from ..session import Chooser, Match
+from ..views import View
+from .advice import Advisor, standing_chances
 from .game import Batch, Decision, Game, MatchOver, Outcome, SaveError, default_save_path
 from .keys import Command, InputError, parse_key
-from .render import help_panel, menu_text, round_over, standings_table, table_view
+from .render import (
+    chances_text,
+    help_panel,
+    hint_text,
+    menu_text,
+    round_over,
+    standings_table,
+    table_view,
+)
 from .seats import Seat
 from .terminal import Reader
 
@@ -51,7 +65,9 @@ class TerminalGame:
     ``save_to``: the record is written there after every move (``None``: only when a
     player quits, to ``default_save()``; not at the end of the input). ``hotseat``:
     before each person's decision, when the person to act changes, the screen and its
-    scrollback are cleared and the next player must press Enter.
+    scrollback are cleared and the next player must press Enter. ``hints``: every
+    decision of a person starts with the hint; ``chances``: the table comes with every
+    player's match-win chance. The ``advisor`` works both out from views.
     """
 
     match: Match
@@ -64,6 +80,9 @@ class TerminalGame:
     bot_delay: float = 0.0
     hotseat: bool = False
     sleep: Callable[[float], None] = time.sleep
+    hints: bool = False
+    chances: bool = False
+    advisor: Advisor = field(default_factory=Advisor)
     game: Game = field(init=False)
     #: Why the record could not be saved on leaving (``None``: it was, or needed not be).
     save_error: str | None = field(default=None, init=False)
@@ -134,7 +153,11 @@ class TerminalGame:
             self.game.viewer = seat
         view = self.match.view(seat)
         self.console.print()
-        self.console.print(table_view(view))
+        self.console.print(table_view(view, [s.level_note for s in self.seats]))
+        if self.chances:
+            self._print_chances(view)
+        if self.hints:
+            self._print_hint(view)
         self.console.print(menu_text(view))
         prompt = f"{view.players[seat].name}> "
         while True:
@@ -150,6 +173,17 @@ class TerminalGame:
                 self.console.print(help_panel())
                 self.console.print(menu_text(view))
                 continue
+            if choice is Command.HINT:
+                self._print_hint(view)
+                self.console.print(menu_text(view))
+                continue
+            if choice is Command.CHANCES:
+                self.chances = not self.chances
+                if self.chances:
+                    self._print_chances(view)
+                else:
+                    self.console.print("Win chances hidden (o shows them).")
+                continue
             try:
                 batch = self.game.play(seat, choice)
             except IllegalActionError as exc:  # parse_key allows only legal actions
@@ -157,6 +191,20 @@ class TerminalGame:
                 continue
             self._show(batch)
             return
+
+    def _print_hint(self, view: View) -> None:
+        advice = self.advisor.advise(view)
+        self._notice(advice.notice)
+        self.console.print(hint_text(advice.hint, view))
+
+    def _print_chances(self, view: View) -> None:
+        advice = self.advisor.advise(view)
+        self._notice(advice.notice)
+        self.console.print(chances_text(advice.chances, self.names, self.game.viewer))
+
+    def _notice(self, notice: str | None) -> None:
+        if notice is not None:
+            self.console.print(Text(f"Note: {notice}.", style="yellow"))
 
     def _pass_to(self, seat: int) -> None:
         """Hot-seat: hide the last player's screen until the next player is ready."""
@@ -185,6 +233,9 @@ class TerminalGame:
         view = self.game.view()
         self.console.print()
         self.console.print(round_over(view))
+        chances = standing_chances(view) if self.chances else None
+        if chances is not None:
+            self.console.print(chances_text(chances, self.names, self.game.viewer))
         if self.game.people:  # a table of bots (watched) goes on by itself
             answer = self._read(f"Press Enter to deal round {view.round + 1} (q quits) ")
             if answer.strip().lower() in ("q", "quit"):

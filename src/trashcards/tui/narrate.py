@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
+from ..discards import DiscardReason, discard_reason
 from ..events import (
     Called,
     Claimed,
@@ -35,8 +36,8 @@ from ..events import (
     TurnedUp,
     TurnPassed,
 )
-from ..rules import TRASH, WILD
-from ..views import View
+from ..pictures import Persons, last_chance_left, plural, status_lines
+from ..rules import WILD
 from .scene import Scene
 
 __all__ = ["Step", "card_label", "event_line", "last_chance_left", "narrate", "narrate_steps",
@@ -45,36 +46,9 @@ __all__ = ["Step", "card_label", "event_line", "last_chance_left", "narrate", "n
 _RANK_NAMES = {11: "Jacks", 12: "Queens", 13: "Kings"}
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def card_label(card: Card) -> str:
     """A card for people: ``10♠``, ``A♥``; a Joker is ``Joker`` (never its record name)."""
     return "Joker" if card.is_joker else card.pretty()
-
-
-class _Persons:
-    """Who is who in a sentence: ``you`` in the second person, the others by name."""
-
-    def __init__(self, names: Sequence[str], you: int | None) -> None:
-        self.names = names
-        self.you = you
-
-    def subject(self, seat: int) -> str:
-        return "You" if seat == self.you else self.names[seat]
-
-    def object(self, seat: int) -> str:
-        return "you" if seat == self.you else self.names[seat]
-
-    def possessive(self, seat: int, start: bool = True) -> str:
-        if seat == self.you:
-            return "Your" if start else "your"
-        return f"{self.names[seat]}'s"
-
-    def verb(self, seat: int, third: str, second: str) -> str:
-        """``third`` (``wins``) for a name, ``second`` (``win``) for you."""
-        return second if seat == self.you else third
 
 
 def _discard_reason(card: Card, seat: int, scene: Scene | None,
@@ -84,20 +58,17 @@ def _discard_reason(card: Card, seat: int, scene: Scene | None,
         return ": the board is complete"
     if scene is None:
         return ""
-    role = scene.rules.roles()[card]
-    if role == TRASH:
-        return f": {_RANK_NAMES.get(card.rank, 'those cards')} are trash"
-    if role == WILD:
-        return ""  # a wild is only ever discarded by choice (trash), said by the verb
-    size = scene.board_size(seat)
-    if role > size:
-        return f": a board of {size} has no slot {role}"
-    held = scene.slots[seat][role - 1]
-    if held is None:  # pragma: no cover - a playable card is never discarded by the chain
-        return ""
-    if scene.rules.roles()[held] == WILD:
-        return f", keeping the wild {card_label(held)} on slot {role}"
-    return f": slot {role} already holds {card_label(held)}"
+    why = discard_reason(scene.rules, card, scene.slots[seat])
+    match why:
+        case DiscardReason(reason="trash"):
+            return f": {_RANK_NAMES.get(card.rank, 'those cards')} are trash"
+        case DiscardReason(reason="no_slot", slot=slot, size=size):
+            return f": a board of {size} has no slot {slot}"
+        case DiscardReason(reason="kept_wild", slot=slot, held=held) if held is not None:
+            return f", keeping the wild {card_label(held)} on slot {slot}"
+        case DiscardReason(reason="taken", slot=slot, held=held) if held is not None:
+            return f": slot {slot} already holds {card_label(held)}"
+    return ""  # a wild is only ever discarded by choice (trash), said by the verb
 
 
 def event_line(event: Event, names: Sequence[str], you: int | None = None,
@@ -105,7 +76,7 @@ def event_line(event: Event, names: Sequence[str], you: int | None = None,
     """One event as a sentence, e.g. ``Ana drew 7♥ from the stock``. ``you``: the seat
     spoken to as "you"; ``scene``: the table just before the event (for the reason of a
     discard); ``following``: the next event, if any."""
-    who = _Persons(names, you)
+    who = Persons(names, you)
     match event:
         case DealerChosen(seat=seat, cuts=cuts):
             cut = ", ".join(f"{who.object(s)} {card_label(card)}" for s, card in cuts)
@@ -140,7 +111,7 @@ def event_line(event: Event, names: Sequence[str], you: int | None = None,
             return f"The stock is empty: {who.object(seat)} must wait for a reshuffle"
         case Reshuffled(size=count):
             return (f"The discard pile but its top card was shuffled: "
-                    f"a new stock of {_plural(count, 'card')}")
+                    f"a new stock of {plural(count, 'card')}")
         case Completed(seat=seat, claimed=True):
             return f"{who.possessive(seat)} board is complete!"
         case Completed(seat=seat):
@@ -155,7 +126,7 @@ def event_line(event: Event, names: Sequence[str], you: int | None = None,
                     "completed board")
         case RoundWon(seat=seat, round=number, rounds_won=won):
             return (f"{who.subject(seat)} {who.verb(seat, 'wins', 'win')} round {number} "
-                    f"({_plural(won, 'round')} won)")
+                    f"({plural(won, 'round')} won)")
         case FinalCycle(seat=seat):
             return f"Last chance: everyone but {who.object(seat)} plays one more turn"
         case RoundVoid(round=number):
@@ -220,38 +191,4 @@ def narrate(events: Sequence[Event], names: Sequence[str], before: Scene | None 
             continue
         lines.append(event_line(event, names, you, None, following))
         index += 1
-    return lines
-
-
-def last_chance_left(view: View) -> tuple[int, ...]:
-    """The seats still to play their one more turn of a last-chance lap, in turn order
-    (``()`` when no lap is on)."""
-    if view.final_from is None or view.to_act is None:
-        return ()
-    players = len(view.players)
-    seats: list[int] = []
-    seat = view.to_act
-    while seat != view.final_from and len(seats) < players:
-        seats.append(seat)
-        seat = (seat + 1) % players
-    return tuple(seats)
-
-
-def status_lines(view: View, you: int | None = None) -> list[str]:
-    """What is pending besides the turn itself: a claim waiting for its turn
-    (call-trash, RULES.md §9) and the last-chance lap, in words for people."""
-    names = [player.name for player in view.players]
-    who = _Persons(names, you)
-    lines: list[str] = []
-    for seat in view.unclaimed:
-        board = "your" if seat == you else "the"
-        claims = f"{who.object(seat)} {who.verb(seat, 'claims', 'claim')}"
-        lines.append(f'{who.subject(seat)} completed {board} board without calling "Trash!": '
-                     f"{claims} it at the start of {who.possessive(seat, start=False)} "
-                     "next turn")
-    if view.final_from is not None:
-        left = last_chance_left(view)
-        still = ", ".join(who.object(seat) for seat in left) or "nobody"
-        lines.append(f"Last chance: {who.object(view.final_from)} completed the board; "
-                     f"still to play one more turn: {still}")
     return lines

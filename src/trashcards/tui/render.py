@@ -1,11 +1,10 @@
 """Pictures of a match for the terminal, made with rich from a :class:`~trashcards.views.View`.
 
-Pure functions: a view in, a rich renderable out, nothing printed. They see only views, so
-a face-down card cannot be shown — the view does not hold it. A board is two rows of five
-(slots 1–5, then 6–10, RULES.md §3); a face-down card is a back ``░░░``; a wild on the
-board is marked ``*`` (any face-up card whose role is wild under the rules); a Joker is
-🃏. The line mode prints these; the full-screen game (:mod:`.app`) draws its own boards
-from the same pieces (:func:`card_text`).
+Pure functions: a view in, a rich renderable out, nothing printed. The table itself, its
+boards and cards (:func:`table_view`, :func:`board_text`, :func:`card_text`) are
+:mod:`trashcards.pictures`, shared with the environments' text rendering; this module adds
+the terminal game's menus, help, scores and big boards. The line mode prints these; the
+full-screen game (:mod:`.app`) draws its own boards from the same pieces.
 """
 
 from __future__ import annotations
@@ -18,11 +17,23 @@ from rich.table import Table
 from rich.text import Text
 
 from ..actions import Action, Verb
+from ..ai.hints import Hint
+from ..ai.levels import LEVELS
 from ..cards import Card
-from ..rules import WILD, Rules
-from ..views import PlayerView, View
+from ..pictures import (
+    BACK,
+    BOARD_ROW,
+    JOKER,
+    WILD_MARK,
+    board_text,
+    card_text,
+    table_header,
+    table_view,
+)
+from ..rules import Rules
+from ..views import View
 from .keys import KEY_HELP, action_key
-from .narrate import card_label, status_lines
+from .narrate import card_label
 
 __all__ = [
     "BACK",
@@ -32,7 +43,9 @@ __all__ = [
     "board_picture",
     "board_text",
     "card_text",
+    "chances_text",
     "help_panel",
+    "hint_text",
     "menu_text",
     "round_over",
     "scoreboard",
@@ -40,114 +53,6 @@ __all__ = [
     "table_header",
     "table_view",
 ]
-
-#: How a face-down card looks.
-BACK: Final = "░░░"
-#: The mark after a wild card on a board.
-WILD_MARK: Final = "*"
-#: How a Joker looks (in sentences it is "Joker").
-JOKER: Final = "🃏"
-_CELL: Final = 6
-_ROW: Final = 5
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def _is_wild(card: Card, rules: Rules) -> bool:
-    return rules.roles()[card] == WILD
-
-
-def card_text(card: Card | None, rules: Rules, *, on_board: bool = False) -> Text:
-    """One card for people: ``7♥`` (red suits in red), a back for ``None``, 🃏 for a
-    Joker; on a board a wild gets the ``*`` mark."""
-    if card is None:
-        return Text(BACK, style="blue")
-    face = JOKER if card.is_joker else card.pretty()
-    if on_board and _is_wild(card, rules):
-        return Text(face + WILD_MARK, style="bold magenta")
-    return Text(face, style="red" if card.suit in ("h", "d") else "")
-
-
-def _cells(items: Sequence[Text]) -> Text:
-    line = Text()
-    for item in items:
-        pad = _CELL - item.cell_len
-        line.append(" " * (pad // 2))
-        line.append_text(item)
-        line.append(" " * (pad - pad // 2))
-    line.rstrip()
-    return line
-
-
-def board_text(player: PlayerView, rules: Rules) -> Text:
-    """The board as two rows of five: slot numbers above the cards; a smaller board
-    shows only its slots; before the first deal it says so."""
-    if not player.slots:
-        return Text(f"  (board of {player.board_size}, not dealt yet)", style="dim")
-    lines: list[Text] = []
-    for start in range(0, len(player.slots), _ROW):
-        row = player.slots[start:start + _ROW]
-        lines.append(_cells([Text(str(start + k + 1), style="dim")
-                             for k in range(len(row))]))
-        lines.append(_cells([card_text(card, rules, on_board=True) for card in row]))
-    return Text("\n").join(lines)
-
-
-def _player_title(view: View, seat: int) -> Text:
-    player = view.players[seat]
-    title = Text(player.name, style="bold")
-    target = view.rules.target_rounds
-    title.append(f" — rounds won {player.rounds_won} of {target} · board {player.board_size}"
-                 f" · {player.face_down} face down")
-    if seat == view.dealer:
-        title.append(" · dealer")
-    if view.to_act == seat:
-        title.append("  ◀ to act", style="bold green")
-    if view.seat == seat:
-        title.append("  (you)", style="cyan")
-    return title
-
-
-def table_header(view: View) -> Text:
-    """One line: round, dealer, stock count, top discard and pile size, the rules."""
-    top = view.top_discard
-    discard = (Text("empty") if top is None
-               else Text.assemble(card_text(top, view.rules),
-                                     f" (pile of {_plural(len(view.discard), 'card')})"))
-    header = Text.assemble(
-        (f"Round {view.round}", "bold"),
-        f" · stock {_plural(view.stock_count, 'card')} · discard ", discard,
-        (f"\n{view.rules.describe()}", "dim"),
-    )
-    if view.to_act is not None:
-        turn = ("Your turn" if view.to_act == view.seat
-                else f"{view.players[view.to_act].name} to act")
-        header.append(f"\n{turn}", style="bold green")
-        if view.in_hand is not None:
-            header.append(" — in hand: ")
-            header.append_text(card_text(view.in_hand, view.rules))
-            if _is_wild(view.in_hand, view.rules):
-                header.append(" (wild)")
-            if view.must_play:
-                header.append(" (from the discard pile: it must be played)")
-        if view.called:
-            header.append(' — called "Trash!"')
-    for line in status_lines(view, view.seat):
-        header.append(f"\n{line}", style="yellow")
-    return header
-
-
-def table_view(view: View) -> RenderableType:
-    """The whole table as ``view`` sees it: the header, then every board."""
-    parts: list[RenderableType] = [table_header(view)]
-    for seat in range(len(view.players)):
-        parts.append(Text(""))
-        parts.append(_player_title(view, seat))
-        parts.append(board_text(view.players[seat], view.rules))
-    return Group(*parts)
-
 
 def _action_label(action: Action, view: View) -> str:
     hand = card_label(view.in_hand) if view.in_hand else ""
@@ -186,11 +91,69 @@ def action_entries(view: View) -> list[tuple[str, str]]:
 
 
 def menu_text(view: View) -> Text:
-    """The legal actions of the seat to act, each with its key, then quit and help."""
+    """The legal actions of the seat to act, each with its key, then hint, quit and help."""
     lines = [Text.assemble((f"[{keys}]", "bold"), f" {label}")
              for keys, label in action_entries(view)]
-    lines.append(Text.assemble(("[q]", "bold"), " quit (saves)  ", ("[?]", "bold"), " help"))
+    lines.append(Text.assemble(("[h]", "bold"), " hint  ", ("[q]", "bold"), " quit (saves)  ",
+                               ("[?]", "bold"), " help"))
     return Text("\n").join(lines)
+
+
+def _percent(value: float) -> str:
+    return f"{value * 100:.1f} %"
+
+
+def _half_width(low: float | None, high: float | None) -> str:
+    if low is None or high is None:
+        return ""
+    return f" ±{(high - low) * 50:.1f}"
+
+
+def hint_text(result: Hint, view: View) -> Text:
+    """A hint for people: the best move, then every legal move, best first, with its key,
+    its chance of winning the match (± the 95 % half-width) and the round, and its
+    reason; last, what the chances assume. ``view`` is the view the hint is for."""
+    best = result.best
+    text = Text.assemble(("Best: ", "bold"), (f"[{action_key(best.action)}] ", "bold green"),
+                         (_hint_label(best.action, view), "bold green"))
+    for line in result.lines:
+        match, round_ = line.value.match_win, line.value.round_win
+        text.append("\n")
+        text.append(f"[{action_key(line.action)}] ",
+                    style="bold green" if line is best else "bold")
+        text.append(f"{_percent(match.value)}{_half_width(match.low, match.high)} match",
+                    style="bold" if line is best else "")
+        text.append(f" · {_percent(round_.value)} round")
+        text.append(f"\n    {line.reason}", style="green" if line is best else "dim")
+    evaluation = result.evaluation
+    level = next((level.name for level in LEVELS if level.bot == evaluation.policy), None)
+    player = f"the {level} bot" if level else evaluation.policy
+    text.append(f"\nChances if everyone then plays like {player}; {evaluation.samples} "
+                f"sampled deals, {evaluation.engine} engine.", style="dim italic")
+    return text
+
+
+def _hint_label(action: Action, view: View) -> str:
+    if action.verb is Verb.WILD:
+        hand = card_label(view.in_hand) if view.in_hand else "the wild"
+        return f"put {hand} on slot {action.slot}"
+    return _action_label(action, view)
+
+
+def chances_text(chances: Sequence[float] | None, names: Sequence[str],
+                 you: int | None = None) -> Text:
+    """``Win chances: You 53 % · bot:greedy 47 %``: each player's chance of winning the
+    match (``working them out…`` before the first answer)."""
+    text = Text("Win chances: ", style="bold")
+    if chances is None:
+        text.append("working them out…", style="dim")
+        return text
+    for seat, (name, chance) in enumerate(zip(names, chances, strict=True)):
+        if seat:
+            text.append(" · ")
+        text.append("You" if seat == you else name)
+        text.append(f" {chance * 100:.0f} %", style="bold")
+    return text
 
 
 def help_panel() -> Table:
@@ -264,8 +227,8 @@ def board_picture(slots: Sequence[Card | None], rules: Rules, *, big: bool,
     the arrow keys point at; ``touched``: the slot the latest step of a chain changed.
     A compact slot is 7 columns wide, a big one 6 columns and 4 lines."""
     lines: list[Text] = []
-    for start in range(0, len(slots), _ROW):
-        row = list(enumerate(slots[start:start + _ROW], start=start + 1))
+    for start in range(0, len(slots), BOARD_ROW):
+        row = list(enumerate(slots[start:start + BOARD_ROW], start=start + 1))
         if big:
             lines.extend(_big_row(row, rules, cursor, touched))
         else:

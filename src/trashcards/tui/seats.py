@@ -6,6 +6,11 @@ same kind sits at the table more than once (``bot:greedy``, ``bot:greedy:2``); t
 lives in :mod:`trashcards.bots`, so ``trashcards simulate --records`` names them the same
 way. Every other name is a person's, checked by :func:`trashcards.names.check_name`.
 ``trashcards play --resume FILE`` reads the seats back from the names.
+
+Players choose opponents by level (:data:`trashcards.ai.levels.LEVELS`): a level's seat
+is its bot's seat (``bot:greedy`` plays ``good``), so a record stays readable by every
+command, and the seat's :attr:`Seat.level` and :attr:`Seat.label` say the level and its
+measured Elo wherever the table is drawn.
 """
 
 from __future__ import annotations
@@ -13,11 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..ai.levels import LEVELS, Level, level_named
 from ..bots import BOT_PREFIX, BOTS, bot_kind, bot_name
 from ..names import NameRefusedError, check_name
 from ..rules import MAX_PLAYERS, MIN_PLAYERS
 
-__all__ = ["BOT_PREFIX", "Seat", "SeatError", "bot_name", "make_seats", "seats_from_names"]
+__all__ = ["BOT_PREFIX", "Seat", "SeatError", "bot_name", "level_bots", "make_seats",
+           "seats_from_names"]
 
 
 class SeatError(ValueError):
@@ -34,6 +41,35 @@ class Seat:
     @property
     def human(self) -> bool:
         return self.bot is None
+
+    @property
+    def level(self) -> Level | None:
+        """The level this bot plays at (``None``: a person, or a bot off the ladder)."""
+        return next((level for level in LEVELS if level.bot == self.bot), None)
+
+    @property
+    def level_note(self) -> str:
+        """``"good, Elo 1670"`` for a level's bot, else ``""``."""
+        level = self.level
+        return "" if level is None else f"{level.name}, Elo {level.elo:.0f}"
+
+    @property
+    def label(self) -> str:
+        """The name with the level and its Elo: ``"bot:greedy (good, Elo 1670)"``."""
+        note = self.level_note
+        return f"{self.name} ({note})" if note else self.name
+
+
+def level_bots(names: Sequence[str]) -> list[str]:
+    """The bot kinds of the levels ``names`` (``["good", "expert"]`` → ``["greedy",
+    "expert"]``); :class:`SeatError` names an unknown level and lists the levels."""
+    kinds = []
+    for name in names:
+        try:
+            kinds.append(level_named(name).bot)
+        except ValueError as exc:
+            raise SeatError(str(exc)) from None
+    return kinds
 
 
 def _bot_kind(name: str) -> str | None:

@@ -32,7 +32,9 @@ from ..rules import PRESETS, Rules
 from .connection import Close, Connection
 from .hub import Hub
 from .limits import AddressLimiter, ConnectionCounter, TokenBucket
+from .party import Parties
 from .protocol import (
+    CreateParty,
     CreateTable,
     Join,
     JoinTable,
@@ -51,8 +53,8 @@ __all__ = ["create_app", "origin_allowed"]
 log = logging.getLogger(__name__)
 
 #: HTTP status of each error code; any other code is 400.
-_STATUS = {"no_table": 404, "quarantined": 410, "seat_taken": 409, "no_open_seat": 409,
-           "name_taken": 409, "bad_origin": 403, "too_large": 413,
+_STATUS = {"no_table": 404, "no_party": 404, "quarantined": 410, "seat_taken": 409,
+           "no_open_seat": 409, "name_taken": 409, "bad_origin": 403, "too_large": 413,
            "unsupported_media_type": 415, "rate_limited": 429, "storage_error": 503}
 #: Close codes of the websocket (docs/protocol.md).
 NO_TABLE = 4404
@@ -82,6 +84,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """The whole server for ``settings`` (defaults: those of ``trashcards serve``)."""
     settings = settings or Settings()
     holder: dict[str, Hub] = {}
+    parties: dict[str, Parties] = {}
     guards = _Guards.of(settings)
 
     def hub() -> Hub:
@@ -93,6 +96,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                    clock=settings.wall_clock)
         try:
             holder["hub"] = Hub(settings, store)
+            parties["parties"] = Parties(holder["hub"])
             await holder["hub"].resume()
             holder["hub"].start_sweeping()
             gc.freeze()  # what start-up made lives as long as the server: never scan it
@@ -116,6 +120,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         table, mine = await hub().create(spec)
         return JSONResponse({"table_id": table.id, "seats": mine, "invite": f"/t/{table.id}",
                              "spectate": f"/t/{table.id}?watch=1"}, status_code=201)
+
+    async def create_party(request: Request) -> Response:
+        _check_post(request, settings, guards.creates, "tables created")
+        spec = CreateParty.model_validate(await _body(request, settings))
+        return JSONResponse(await parties["parties"].create(spec), status_code=201)
+
+    async def get_party(request: Request) -> Response:
+        return JSONResponse(await parties["parties"].info(request.path_params["party_id"]))
 
     async def list_tables(_request: Request) -> Response:
         return JSONResponse({"tables": await hub().open_tables()})
@@ -188,6 +200,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         Route("/", page("index.html")),
         Route("/t/{table_id}", page("table.html")),
+        Route("/p/{party_id}", page("party.html")),
         Route("/rules", page("rules.html")),
         Route("/rules/{lang}", page("rules.html")),
         Route("/healthz", healthz),
@@ -196,6 +209,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}", get_table, methods=["GET"]),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/record", get_record, methods=["GET"]),
+        Route("/api/parties", create_party, methods=["POST"]),
+        Route("/api/parties/{party_id}", get_party, methods=["GET"]),
         Route("/api/presets", presets),
         Route("/api/bots", bots),
         WebSocketRoute("/ws/{table_id}", websocket),

@@ -43,6 +43,9 @@ class Connection:
         self.table_id: str | None = None
         #: the table version of the last catch-up this connection was sent
         self.caught_up: int | None = None
+        #: the first move whose events this connection was sent as history (pages of
+        #: the log only go back from there)
+        self.history_from: int | None = None
         self._max_queue = max_queue
         self._max_bytes = max_bytes
         #: characters queued and not yet written to the socket

@@ -11,22 +11,32 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
-from ..bots import BOTS
+from ..bots import BOTS, bot_name
 from ..errors import TrashError
 from ..names import printable
 from ..rules import Rules
 from .cluster import Cluster
 from .commits import Committer
 from .connection import Close, Connection
-from .protocol import Act, CreateTable, Join, NextRound, ProtocolError, RematchRequest
+from .protocol import (
+    Act,
+    CreateTable,
+    HistoryRequest,
+    Join,
+    NextRound,
+    ProtocolError,
+    RematchRequest,
+    SeatSpec,
+)
 from .settings import Settings
 from .storage import Storage
-from .store import SeatRow, StoreError, WriteError, hash_token
-from .table import Table, storage_error, unique_name, valid_name
+from .store import NewTable, SeatRow, StoreError, WriteError, hash_token
+from .table import Advance, Table, storage_error, unique_name, valid_name
 
-__all__ = ["Hub"]
+__all__ = ["Hub", "checked_names", "playable_rules", "seat_rows"]
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +99,8 @@ class Hub:
                 return None
             table = Table.restore(row.id, Rules.from_dict(row.rules), row.seats, row.status,
                                   row.rematch, row.moves, self.settings, self.store,
-                                  self.committer, row.ready, owned=owned,
+                                  self.committer, row.ready, row.cuts, row.party,
+                                  owned=owned,
                                   owner=self.store.process_id if owned else row.owner)
         except Exception as exc:  # any bad row: leave this table out, keep the server up
             if isinstance(exc, StoreError) and self.store.shared:
@@ -108,9 +119,11 @@ class Hub:
         return table
 
     async def handle(self, table: Table, conn: Connection,
-                     message: Join | Act | NextRound | RematchRequest) -> None:
-        """A client's message to ``table``: acted on here, or by the table's owner."""
-        if isinstance(message, Join) or self.cluster is None or table.owned:
+                     message: Join | Act | NextRound | RematchRequest | HistoryRequest
+                     ) -> None:
+        """A client's message to ``table``: acted on here (a join, a page of the history:
+        every process has the table's moves), or by the table's owner."""
+        if isinstance(message, Join | HistoryRequest) or self.cluster is None or table.owned:
             await table.handle(conn, message, self.rematch)
         else:
             await self.cluster.forward(table, conn, message)
@@ -232,38 +245,8 @@ class Hub:
         """A new table from ``POST /api/tables``; returns it and the creator's seats with
         their tokens. Raises :class:`ProtocolError` (``bad_rules``, ``bad_request``,
         ``bad_name``, ``name_taken``, ``storage_error``)."""
-        try:
-            rules = Rules.from_dict(spec.rules)
-            rules.check_players(len(spec.seats))
-        except TrashError as exc:
-            raise ProtocolError("bad_rules", str(exc)) from None
-        chosen = [valid_name(seat.name) if seat.name is not None else None
-                  for seat in spec.seats]
-        for number, name in enumerate(chosen):
-            if name is not None and unique_name(name, chosen[:number]) != name:
-                raise ProtocolError("name_taken", f"seats.{number}.name: two seats are "
-                                                  f"called {name!r}")
-        seats: list[SeatRow] = []
-        mine: list[dict[str, Any]] = []
-        names: list[str | None] = list(chosen)
-        for number, seat in enumerate(spec.seats):
-            name = chosen[number]
-            if seat.kind == "bot":
-                bot = (seat.bot or "greedy").strip().lower()
-                if bot not in BOTS:
-                    raise ProtocolError("bad_request", f"seats.{number}.bot: unknown bot "
-                                                       f"{seat.bot!r}; the bots are "
-                                                       f"{', '.join(BOTS)}")
-                name = name or unique_name(f"Bot ({bot})", names)
-                seats.append(SeatRow(number, "bot", name, bot, None))
-            elif seat.kind == "open":
-                seats.append(SeatRow(number, "open", name, None, None))
-            else:
-                token = secrets.token_urlsafe(24)
-                name = name or unique_name(f"Player {number + 1}", names)
-                seats.append(SeatRow(number, seat.kind, name, None, hash_token(token)))
-                mine.append({"seat": number, "token": token, "name": name})
-            names[number] = name
+        rules = playable_rules(spec.rules, len(spec.seats))
+        seats, mine = seat_rows(spec.seats)
         table = await self._open(rules, seats)
         return table, mine
 
@@ -275,26 +258,44 @@ class Hub:
 
     async def _open(self, rules: Rules, seats: list[SeatRow],
                     rematch_of: str | None = None) -> Table:
+        table, opening, row = await self.prepare(rules, seats)
+        try:
+            await self.committer.write(
+                self.store.create_table, row.id, row.rules, row.seats, row.status, row.moves,
+                rematch_of, row.cuts)
+        except WriteError as exc:
+            raise storage_error(exc) from None
+        await self.opened(table, opening)
+        return table
+
+    async def new_id(self) -> str:
+        """An id no table has."""
         table_id = self.settings.new_id()
         while table_id in self.tables or await self.store.load(table_id) is not None:
             table_id = self.settings.new_id()
+        return table_id
+
+    async def prepare(self, rules: Rules, seats: list[SeatRow], party: str | None = None,
+                      table_id: str | None = None) -> tuple[Table, Advance | None, NewTable]:
+        """A new table in memory only, its opening moves if every seat is taken, and the
+        row to write; once it is written, :meth:`opened` puts it in play."""
+        table_id = table_id or await self.new_id()
         table = Table(table_id, rules, seats, "waiting", None, self.settings, self.store,
-                      self.committer, owner=self.store.process_id)
+                      self.committer, party=party, owner=self.store.process_id)
         table.on_lost = self.lost
         starts = all(s.kind != "open" for s in seats)
         opening = table.opening_moves() if starts else None
-        try:
-            await self.committer.write(
-                self.store.create_table, table_id, rules.to_dict(), seats,
-                "playing" if opening else "waiting", opening.entries if opening else (),
-                rematch_of)
-        except WriteError as exc:
-            raise storage_error(exc) from None
-        self.tables[table_id] = table
+        row = NewTable(table_id, rules.to_dict(), seats, "playing" if opening else "waiting",
+                       opening.entries if opening else (), opening.cuts if opening else None,
+                       party)
+        return table, opening, row
+
+    async def opened(self, table: Table, opening: Advance | None) -> None:
+        """A prepared table is written: keep it, and start its match if it starts."""
+        self.tables[table.id] = table
         if opening is not None:
             async with table.lock:
                 table.opened(opening)
-        return table
 
     async def open_tables(self, limit: int = 50) -> list[dict[str, Any]]:
         """Waiting tables with an open seat, newest first."""
@@ -306,3 +307,66 @@ class Hub:
             if table is not None:
                 self.release(table)  # listed, not watched: a followed one is let go
         return out
+
+
+def playable_rules(spec: dict[str, Any], players: int) -> Rules:
+    """The rules of a request, checked for ``players``; raises :class:`ProtocolError`
+    ``bad_rules`` naming the field."""
+    try:
+        rules = Rules.from_dict(spec)
+        rules.check_players(players)
+    except TrashError as exc:
+        raise ProtocolError("bad_rules", str(exc)) from None
+    return rules
+
+
+def seat_rows(specs: Sequence[SeatSpec], numbers: Sequence[int] | None = None
+              ) -> tuple[list[SeatRow], list[dict[str, Any]]]:
+    """The seats of a request and the creator's seats with their new tokens. People's
+    names are checked and unique (ignoring case); a bot is named after its kind,
+    ``bot:greedy``, ``bot:greedy:2`` … as in every record. ``numbers`` are the seats'
+    numbers in the request (a party numbers its seats across both tables): they name the
+    seats in errors and in default names (``Player 3``). Raises :class:`ProtocolError`
+    (``bad_request``, ``bad_name``, ``name_taken``)."""
+    numbers = list(range(len(specs))) if numbers is None else list(numbers)
+    chosen = checked_names(specs, numbers)
+    seats: list[SeatRow] = []
+    mine: list[dict[str, Any]] = []
+    names: list[str | None] = list(chosen)
+    copies: dict[str, int] = {}
+    for index, seat in enumerate(specs):
+        number = numbers[index]
+        name = chosen[index]
+        if seat.kind == "bot":
+            bot = (seat.bot or "greedy").strip().lower()
+            if bot not in BOTS:
+                raise ProtocolError("bad_request", f"seats.{number}.bot: unknown bot "
+                                                   f"{seat.bot!r}; the bots are "
+                                                   f"{', '.join(BOTS)}")
+            copies[bot] = copies.get(bot, 0) + 1
+            name = bot_name(bot, copies[bot])
+            seats.append(SeatRow(index, "bot", name, bot, None))
+        elif seat.kind == "open":
+            seats.append(SeatRow(index, "open", name, None, None))
+        else:
+            token = secrets.token_urlsafe(24)
+            name = name or unique_name(f"Player {number + 1}", names)
+            seats.append(SeatRow(index, seat.kind, name, None, hash_token(token)))
+            mine.append({"seat": index, "token": token, "name": name})
+        names[index] = name
+    return seats, mine
+
+
+def checked_names(specs: Sequence[SeatSpec], numbers: Sequence[int]) -> list[str | None]:
+    """The names people chose, checked and unique; ``None`` where none was given."""
+    chosen: list[str | None] = []
+    for seat, number in zip(specs, numbers, strict=True):
+        if seat.kind == "bot" and seat.name is not None:
+            raise ProtocolError("bad_request", f"seats.{number}.name: the computer's seats "
+                                               "are named by the server (bot:greedy …)")
+        chosen.append(valid_name(seat.name) if seat.name is not None else None)
+    for index, name in enumerate(chosen):
+        if name is not None and unique_name(name, chosen[:index]) != name:
+            raise ProtocolError("name_taken", f"seats.{numbers[index]}.name: two seats are "
+                                              f"called {name!r}")
+    return chosen

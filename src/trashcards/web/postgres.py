@@ -42,7 +42,16 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import AsyncConnectionPool
 
 from .storage import Bus, Handler, Notice, OwnerLostError, SeatTakenError
-from .store import MoveWrite, SeatRow, StoreError, TableRow, WriteError
+from .store import (
+    FinalTakenError,
+    MoveWrite,
+    NewTable,
+    PartyRow,
+    SeatRow,
+    StoreError,
+    TableRow,
+    WriteError,
+)
 
 __all__ = ["MIGRATIONS", "PostgresStorage", "hide_password"]
 
@@ -96,6 +105,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
          AND l.classid::bigint = (p.lock_key >> 32)
          AND l.objid::bigint = (p.lock_key & 4294967295);
     """,
+    # 2: the cards cut for the first dealer, kept with the table; parties of two tables
+    """
+    ALTER TABLE tables ADD COLUMN cuts TEXT, ADD COLUMN party TEXT;
+    CREATE INDEX tables_party ON tables(party);
+    CREATE TABLE parties (
+        id TEXT PRIMARY KEY,
+        created DOUBLE PRECISION NOT NULL,
+        data TEXT NOT NULL,
+        final TEXT
+    );
+    """,
 )
 
 #: Advisory lock taken while migrating (other keys are processes' lock_key, from 1 up).
@@ -109,7 +129,8 @@ WITH fence AS (
         status = COALESCE(%(status)s::text, status),
         finished = CASE WHEN %(status)s::text IS NULL THEN finished
                         WHEN %(status)s::text = 'over' THEN %(now)s::float8 ELSE NULL END,
-        ready = CASE WHEN %(clear)s::boolean THEN '[]' ELSE ready END
+        ready = CASE WHEN %(clear)s::boolean THEN '[]' ELSE ready END,
+        cuts = COALESCE(%(cuts)s::text, cuts)
     WHERE id = %(id)s AND owner = %(owner)s AND epoch = %(epoch)s AND version = %(start)s
     RETURNING id),
 ins AS (
@@ -149,7 +170,8 @@ def notice_payload(notice: Notice) -> str:
     body: dict[str, Any] = {"v": notice.version, "f": notice.start}
     if notice.moves:
         body["m"] = list(notice.moves)
-    for key, value in (("s", notice.status), ("x", notice.rematch), ("o", notice.owner)):
+    for key, value in (("s", notice.status), ("x", notice.rematch), ("o", notice.owner),
+                       ("c", notice.cuts)):
         if value is not None:
             body[key] = value
     if notice.ready is not None:
@@ -173,7 +195,7 @@ def parse_notice(table_id: str, payload: str) -> Notice:
     return Notice(table_id, int(body["v"]), int(body.get("f", body["v"])), moves,
                   body.get("s"), None if ready is None else tuple(ready), body.get("x"),
                   body.get("o"), bool(body.get("seats")), bool(body.get("gone")),
-                  bool(body.get("ask")))
+                  bool(body.get("ask")), body.get("c"))
 
 
 class PostgresStorage:
@@ -389,25 +411,15 @@ class PostgresStorage:
 
     async def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                            status: str, moves: Sequence[str] = (),
-                           rematch_of: str | None = None) -> None:
+                           rematch_of: str | None = None, cuts: str | None = None,
+                           party: str | None = None) -> None:
         old_epoch = self._epoch(rematch_of) if rematch_of is not None else None
+        table = NewTable(table_id, rules, seats, status, moves, cuts, party)
         async with self._write_lock:
             conn = self._writer()
             try:
                 async with conn.transaction():
-                    await conn.execute(
-                        "INSERT INTO tables (id, created, rules, status, version, owner, "
-                        "epoch) VALUES (%s, %s, %s, %s, %s, %s, 1)",
-                        (table_id, self.clock(), json.dumps(rules), status, len(moves),
-                         self.process_id))
-                    async with conn.cursor() as cursor:
-                        await cursor.executemany(
-                            "INSERT INTO seats VALUES (%s, %s, %s, %s, %s, %s)",
-                            [(table_id, s.seat, s.kind, s.name, s.bot, s.token_hash)
-                             for s in seats])
-                    await conn.execute(
-                        "INSERT INTO moves SELECT %s, u.i - 1, u.m FROM "
-                        "unnest(%s::text[]) WITH ORDINALITY AS u(m, i)", (table_id, list(moves)))
+                    await self._insert(conn, table)
                     if rematch_of is not None:
                         cursor = await conn.execute(
                             _FENCE.format(changes="rematch = %(rematch)s"),
@@ -422,8 +434,56 @@ class PostgresStorage:
                 await self._failed(exc)
         self._owned[table_id] = 1
 
+    async def _insert(self, conn: psycopg.AsyncConnection[Any], table: NewTable) -> None:
+        """Write a new table owned by this process (in the caller's transaction)."""
+        await conn.execute(
+            "INSERT INTO tables (id, created, rules, status, version, owner, epoch, cuts, "
+            "party) VALUES (%s, %s, %s, %s, %s, %s, 1, %s, %s)",
+            (table.id, self.clock(), json.dumps(table.rules), table.status, len(table.moves),
+             self.process_id, table.cuts, table.party))
+        async with conn.cursor() as cursor:
+            await cursor.executemany(
+                "INSERT INTO seats VALUES (%s, %s, %s, %s, %s, %s)",
+                [(table.id, s.seat, s.kind, s.name, s.bot, s.token_hash) for s in table.seats])
+        await conn.execute(
+            "INSERT INTO moves SELECT %s, u.i - 1, u.m FROM "
+            "unnest(%s::text[]) WITH ORDINALITY AS u(m, i)", (table.id, list(table.moves)))
+
+    async def create_party(self, party_id: str, data: dict[str, Any],
+                           tables: Sequence[NewTable]) -> None:
+        async with self._write_lock:
+            conn = self._writer()
+            try:
+                async with conn.transaction():
+                    await conn.execute(
+                        "INSERT INTO parties (id, created, data) VALUES (%s, %s, %s)",
+                        (party_id, self.clock(), json.dumps(data)))
+                    for table in tables:
+                        await self._insert(conn, table)
+            except psycopg.Error as exc:
+                await self._failed(exc)
+        for table in tables:
+            self._owned[table.id] = 1
+
+    async def set_party_final(self, party_id: str, final: NewTable) -> None:
+        async with self._write_lock:
+            conn = self._writer()
+            try:
+                async with conn.transaction():
+                    await self._insert(conn, final)
+                    # once: the final another process made first wins, this one is undone
+                    cursor = await conn.execute(
+                        "UPDATE parties SET final = %s WHERE id = %s AND final IS NULL "
+                        "RETURNING 1", (final.id, party_id))
+                    if await cursor.fetchone() is None:
+                        raise FinalTakenError(f"party {party_id} has its final table already")
+            except psycopg.Error as exc:
+                await self._failed(exc)
+        self._owned[final.id] = 1
+
     async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
-                        moves: Sequence[str] = (), status: str | None = None) -> None:
+                        moves: Sequence[str] = (), status: str | None = None,
+                        cuts: str | None = None) -> None:
         epoch = self._epoch(table_id)
         async with self._write_lock:
             conn = self._writer()
@@ -431,8 +491,9 @@ class PostgresStorage:
                 async with conn.transaction():
                     cursor = await conn.execute(
                         _FENCE.format(changes="version = version + %(n)s, "
-                                              "status = COALESCE(%(status)s::text, status)"),
-                        {"n": len(moves), "status": status, "id": table_id,
+                                              "status = COALESCE(%(status)s::text, status), "
+                                              "cuts = COALESCE(%(cuts)s::text, cuts)"),
+                        {"n": len(moves), "status": status, "cuts": cuts, "id": table_id,
                          "owner": self.process_id, "epoch": epoch})
                     if await cursor.fetchone() is None:
                         raise OwnerLostError(f"this process lost table {table_id}")
@@ -446,7 +507,7 @@ class PostgresStorage:
                         "INSERT INTO moves SELECT %s, u.i - 1, u.m FROM "
                         "unnest(%s::text[]) WITH ORDINALITY AS u(m, i)", (table_id, list(moves)))
                     await self._notify(conn, Notice(table_id, len(moves), 0, tuple(moves),
-                                                    status, seats=True))
+                                                    status, seats=True, cuts=cuts))
             except psycopg.Error as exc:
                 await self._failed(exc)
 
@@ -467,11 +528,13 @@ class PostgresStorage:
                             end = write.start + len(write.moves)
                             notice = Notice(write.table_id, end, write.start,
                                             tuple(write.moves), write.status,
-                                            () if write.clear_ready else None)
+                                            () if write.clear_ready else None,
+                                            cuts=write.cuts)
                             cursor = conn.cursor()
                             await cursor.execute(_APPEND, {
                                 "end": end, "status": write.status, "now": now,
-                                "clear": write.clear_ready, "id": write.table_id,
+                                "clear": write.clear_ready, "cuts": write.cuts,
+                                "id": write.table_id,
                                 "owner": self.process_id,
                                 "epoch": self._owned[write.table_id], "start": write.start,
                                 "moves": list(write.moves),
@@ -522,6 +585,8 @@ class PostgresStorage:
             try:
                 async with conn.transaction():
                     await conn.execute("DELETE FROM tables WHERE id = ANY(%s)", (list(table_ids),))
+                    await conn.execute("DELETE FROM parties WHERE NOT EXISTS "
+                                       "(SELECT 1 FROM tables WHERE tables.party = parties.id)")
                     for table_id in table_ids:
                         await self._notify(conn, Notice(table_id, -1, -1, (), gone=True))
             except psycopg.Error as exc:
@@ -553,7 +618,7 @@ class PostgresStorage:
             async with self._pool.connection() as conn, conn.transaction():
                 cursor = await conn.execute(
                     "SELECT id, created, rules, status, rematch, ready, finished, owner, "
-                    "version FROM tables WHERE id = %s", (table_id,))
+                    "version, cuts, party FROM tables WHERE id = %s", (table_id,))
                 row = await cursor.fetchone()
                 if row is None:
                     return None
@@ -577,7 +642,21 @@ class PostgresStorage:
         except ValueError as exc:
             raise StoreError(f"table {table_id} cannot be read: {exc}") from None
         return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6],
-                        owner=row[7])
+                        cuts=row[9], party=row[10], owner=row[7])
+
+    async def load_party(self, party_id: str) -> PartyRow | None:
+        rows = await self._read("SELECT id, created, data, final FROM parties WHERE id = %s",
+                                (party_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        try:
+            data = json.loads(row[2])
+        except ValueError as exc:
+            raise StoreError(f"party {party_id} cannot be read: {exc}") from None
+        if not isinstance(data, dict):
+            raise StoreError(f"party {party_id} cannot be read: not an object")
+        return PartyRow(row[0], row[1], data, row[3])
 
     async def version(self, table_ids: Sequence[str]) -> dict[str, int]:
         rows = await self._read("SELECT id, version FROM tables WHERE id = ANY(%s)",

@@ -22,15 +22,20 @@ __all__ = [
     "MAX_NAME",
     "Act",
     "ClientMessage",
+    "CreateParty",
     "CreateTable",
     "ErrorMessage",
     "EventsMessage",
+    "HistoryMessage",
+    "HistoryRequest",
     "Join",
     "JoinTable",
     "Joined",
     "NextRound",
+    "PartyInfo",
     "Ping",
     "Pong",
+    "Progress",
     "ProtocolError",
     "RematchMessage",
     "RematchRequest",
@@ -75,6 +80,8 @@ class Join(_Model):
     type: Literal["join"]
     tokens: list[_TOKEN] = Field(default_factory=list, max_length=4)
     version: Annotated[int, Field(ge=-_SAFE, le=_SAFE)] | None = None
+    #: after a whole ``state``, also send the ``history`` of the current round
+    history: bool = False
 
 
 class Act(_Model):
@@ -100,15 +107,22 @@ class RematchRequest(_Model):
     token: _TOKEN
 
 
+class HistoryRequest(_Model):
+    """The events of the moves before ``before`` (a page of the "What happened" log)."""
+
+    type: Literal["history"]
+    before: Annotated[int, Field(ge=0, le=_SAFE)]
+
+
 class Ping(_Model):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Join | Act | NextRound | RematchRequest | Ping,
+ClientMessage = Annotated[Join | Act | NextRound | RematchRequest | HistoryRequest | Ping,
                           Field(discriminator="type")]
-_CLIENT: Final[TypeAdapter[Join | Act | NextRound | RematchRequest | Ping]] = \
-    TypeAdapter(ClientMessage)
-_CLIENT_TYPES: Final = ("join", "act", "next_round", "rematch", "ping")
+_CLIENT: Final[TypeAdapter[Join | Act | NextRound | RematchRequest | HistoryRequest
+                           | Ping]] = TypeAdapter(ClientMessage)
+_CLIENT_TYPES: Final = ("join", "act", "next_round", "rematch", "history", "ping")
 
 
 def parse_json(text: str | bytes, max_size: int, max_depth: int) -> Any:
@@ -124,7 +138,7 @@ def parse_json(text: str | bytes, max_size: int, max_depth: int) -> Any:
 
 
 def parse_client_message(text: str | bytes, max_size: int = 4096, max_depth: int = 16
-                         ) -> Join | Act | NextRound | RematchRequest | Ping:
+                         ) -> Join | Act | NextRound | RematchRequest | HistoryRequest | Ping:
     """A client frame as its model; raises :class:`ProtocolError` (``too_large``,
     ``bad_json``, ``unknown_type`` or ``bad_message``) with the reason."""
     data = parse_json(text, max_size, max_depth)
@@ -194,18 +208,34 @@ class SeatInfo(_Model):
     bot: str | None = None
 
 
+class Progress(_Model):
+    """Where a started match stands, at the moment the table info was made."""
+
+    round: int
+    to_act: int | None
+    rounds_won: list[int]
+    match_winner: int | None
+
+
 class TableInfo(_Model):
     table_id: str
     rules: dict[str, Any]
     summary: str
     status: Literal["waiting", "playing", "over"]
     players: int
+    #: the packs shuffled together for this many players (the rules' ``decks``, or its
+    #: default for the table's size)
+    decks: int
     open: list[int]
     seats: list[SeatInfo]
     version: int
     round_pause: float
     ready: list[int]
     rematch: str | None
+    #: the party the table belongs to (``/p/{party}``), or null
+    party: str | None
+    #: null until the match starts
+    progress: Progress | None
 
 
 class Joined(_Model):
@@ -232,6 +262,17 @@ class EventsMessage(_Model):
     state: ViewState
 
 
+class HistoryMessage(_Model):
+    """The events of moves ``from_version`` to ``version`` − 1; ``round_from`` is the
+    first move of the current round (0 in round 1)."""
+
+    type: Literal["history"]
+    from_version: int
+    version: int
+    round_from: int
+    events: list[dict[str, Any]]
+
+
 class TableMessage(_Model):
     type: Literal["table"]
     table: TableInfo
@@ -256,15 +297,17 @@ class Pong(_Model):
 
 
 ServerMessage = Annotated[
-    Joined | StateMessage | EventsMessage | TableMessage | RematchMessage | ErrorMessage | Pong,
+    Joined | StateMessage | EventsMessage | HistoryMessage | TableMessage | RematchMessage
+    | ErrorMessage | Pong,
     Field(discriminator="type")]
-_SERVER: Final[TypeAdapter[Joined | StateMessage | EventsMessage | TableMessage
-                           | RematchMessage | ErrorMessage | Pong]] = TypeAdapter(ServerMessage)
+_SERVER: Final[TypeAdapter[Joined | StateMessage | EventsMessage | HistoryMessage
+                           | TableMessage | RematchMessage | ErrorMessage | Pong]] = \
+    TypeAdapter(ServerMessage)
 
 
 def parse_server_message(text: str | bytes) -> (Joined | StateMessage | EventsMessage
-                                                 | TableMessage | RematchMessage
-                                                 | ErrorMessage | Pong):
+                                                 | HistoryMessage | TableMessage
+                                                 | RematchMessage | ErrorMessage | Pong):
     """A server frame as its model (for tests and Python clients); raises
     :class:`pydantic.ValidationError` if it breaks the protocol."""
     return _SERVER.validate_python(json.loads(text))
@@ -293,3 +336,28 @@ class JoinTable(_Model):
 
     name: Annotated[str, Field(max_length=4 * MAX_NAME)] | None = None
     seat: _SEAT | None = None
+
+
+class CreateParty(_Model):
+    """The body of ``POST /api/parties``: 5 to 8 seats, split into two tables."""
+
+    rules: dict[str, Any] = Field(default_factory=lambda: {"preset": "standard"})
+    seats: list[SeatSpec] = Field(min_length=5, max_length=8)
+    #: once both tables are over, a final table brings their two winners together
+    final: bool = True
+
+
+class PartyInfo(_Model):
+    """A party as ``GET /api/parties/{id}`` shows it."""
+
+    party_id: str
+    rules: dict[str, Any]
+    summary: str
+    status: Literal["waiting", "playing", "final", "over"]
+    final_wanted: bool
+    #: the two tables (null for one that expired)
+    tables: list[TableInfo | None]
+    #: the final table, once both tables are over (if wanted)
+    final: TableInfo | None
+    #: per table, the seat that won its match (null while it goes on)
+    winners: list[int | None]

@@ -22,7 +22,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from .store import MoveWrite, SeatRow, SeatTakenError, Store, TableRow, WriteError
+from .store import (
+    MoveWrite,
+    NewTable,
+    PartyRow,
+    SeatRow,
+    SeatTakenError,
+    Store,
+    TableRow,
+    WriteError,
+)
 
 __all__ = ["Bus", "Notice", "OwnerLostError", "SeatTakenError", "SqliteStorage", "Storage",
            "is_postgres", "open_storage"]
@@ -54,6 +63,8 @@ class Notice:
     gone: bool = False
     #: a rematch was asked for (every connection of the table hears of it)
     rematch_asked: bool = False
+    #: the cards cut for the first dealer (JSON), sent with the table's first moves
+    cuts: str | None = None
 
 
 #: What a process does with a request forwarded to it: the answer (a JSON object).
@@ -134,14 +145,27 @@ class Storage(Protocol):
     # -- writes ------------------------------------------------------------------------
     async def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                            status: str, moves: Sequence[str] = (),
-                           rematch_of: str | None = None) -> None:
-        """A new table (owned by this process) with its seats and first moves; with
-        ``rematch_of``, that table's rematch is set to it in the same transaction."""
+                           rematch_of: str | None = None, cuts: str | None = None,
+                           party: str | None = None) -> None:
+        """A new table (owned by this process) with its seats and first moves (and the
+        cards cut for the first dealer, JSON); with ``rematch_of``, that table's rematch
+        is set to it in the same transaction."""
+
+    async def create_party(self, party_id: str, data: dict[str, Any],
+                           tables: Sequence[NewTable]) -> None:
+        """A new party and its tables (owned by this process), in one transaction."""
+
+    async def set_party_final(self, party_id: str, final: NewTable) -> None:
+        """The final table of a party (owned by this process), made and linked in one
+        transaction; raises :class:`~trashcards.web.store.FinalTakenError` (nothing
+        written) if the party has one already (another process made it first)."""
 
     async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
-                        moves: Sequence[str] = (), status: str | None = None) -> None:
+                        moves: Sequence[str] = (), status: str | None = None,
+                        cuts: str | None = None) -> None:
         """Give an open seat its person (raises :class:`SeatTakenError` if it has one),
-        with the match's first moves when it was the last seat, in one transaction."""
+        with the match's first moves (and the cards cut for the dealer) when it was the
+        last seat, in one transaction."""
 
     async def add_many(self, writes: Iterable[MoveWrite]) -> set[str]:
         """Append moves to tables in one transaction; returns the tables left out because
@@ -158,6 +182,9 @@ class Storage(Protocol):
     # -- reads -------------------------------------------------------------------------
     async def load(self, table_id: str, since: int = 0) -> TableRow | None:
         """The table with its moves from index ``since`` on, or ``None``."""
+
+    async def load_party(self, party_id: str) -> PartyRow | None:
+        """The party, or ``None``."""
 
     async def version(self, table_ids: Sequence[str]) -> dict[str, int]:
         """The number of moves of each table (missing: the table is gone)."""
@@ -236,12 +263,21 @@ class SqliteStorage:
 
     async def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                            status: str, moves: Sequence[str] = (),
-                           rematch_of: str | None = None) -> None:
-        self.store.create_table(table_id, rules, seats, status, moves, rematch_of)
+                           rematch_of: str | None = None, cuts: str | None = None,
+                           party: str | None = None) -> None:
+        self.store.create_table(table_id, rules, seats, status, moves, rematch_of, cuts, party)
+
+    async def create_party(self, party_id: str, data: dict[str, Any],
+                           tables: Sequence[NewTable]) -> None:
+        self.store.create_party(party_id, data, tables)
+
+    async def set_party_final(self, party_id: str, final: NewTable) -> None:
+        self.store.set_party_final(party_id, final)
 
     async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
-                        moves: Sequence[str] = (), status: str | None = None) -> None:
-        self.store.take_seat(table_id, seat, name, token_hash, moves, status)
+                        moves: Sequence[str] = (), status: str | None = None,
+                        cuts: str | None = None) -> None:
+        self.store.take_seat(table_id, seat, name, token_hash, moves, status, cuts)
 
     async def add_many(self, writes: Iterable[MoveWrite]) -> set[str]:
         self.store.add_many(writes)
@@ -261,6 +297,9 @@ class SqliteStorage:
         if row is not None and since:
             row.moves = row.moves[since:]
         return row
+
+    async def load_party(self, party_id: str) -> PartyRow | None:
+        return self.store.load_party(party_id)
 
     async def version(self, table_ids: Sequence[str]) -> dict[str, int]:
         out = {}

@@ -31,8 +31,8 @@ try:
 except ImportError:  # pragma: no cover - Windows: no second-process guard
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["MoveWrite", "SeatRow", "SeatTakenError", "Store", "StoreBusyError", "StoreError",
-           "TableRow", "WriteError", "hash_token"]
+__all__ = ["FinalTakenError", "MoveWrite", "NewTable", "PartyRow", "SeatRow", "SeatTakenError",
+           "Store", "StoreBusyError", "StoreError", "TableRow", "WriteError", "hash_token"]
 
 #: ``PRAGMA application_id`` of a trashcards database ("TRSH").
 APPLICATION_ID: Final = 0x54525348
@@ -55,6 +55,10 @@ class SeatTakenError(WriteError):
     """The seat was taken by someone else first: nothing was written."""
 
 
+class FinalTakenError(StoreError):
+    """The party got its final table from another writer first: nothing was written."""
+
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -63,7 +67,9 @@ CREATE TABLE IF NOT EXISTS tables (
     status TEXT NOT NULL,
     rematch TEXT,
     ready TEXT NOT NULL DEFAULT '[]',
-    finished REAL
+    finished REAL,
+    cuts TEXT,
+    party TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -80,11 +86,18 @@ CREATE TABLE IF NOT EXISTS moves (
     move TEXT NOT NULL,
     PRIMARY KEY (table_id, idx)
 );
+CREATE TABLE IF NOT EXISTS parties (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    data TEXT NOT NULL,
+    final TEXT
+);
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created);
 CREATE INDEX IF NOT EXISTS seats_token ON seats(token_hash);
 """
 #: Columns added since the first schema, with their definitions (added on open).
-_ADDED_COLUMNS: Final = {"ready": "TEXT NOT NULL DEFAULT '[]'", "finished": "REAL"}
+_ADDED_COLUMNS: Final = {"ready": "TEXT NOT NULL DEFAULT '[]'", "finished": "REAL",
+                          "cuts": "TEXT", "party": "TEXT"}
 
 
 def hash_token(token: str) -> str:
@@ -117,8 +130,38 @@ class TableRow:
     #: seats that asked for the next round during the current pause
     ready: list[int] = field(default_factory=list)
     finished: float | None = None
+    #: the cards cut for the first dealer, as JSON ``[[seat, "7h"], ...]`` (the record
+    #: keeps only the dealer's seat)
+    cuts: str | None = None
+    #: the party the table belongs to, if any
+    party: str | None = None
     #: the process that owns the table (a shared database only)
     owner: str | None = None
+
+
+@dataclass
+class PartyRow:
+    """One party as stored: its description (JSON, kept by :mod:`~trashcards.web.party`)
+    and its final table, once made."""
+
+    id: str
+    created: float
+    data: dict[str, Any]
+    final: str | None
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A table to write: its seats, its first moves (if it starts at once) and the cards
+    cut for the first dealer (JSON), and the party it belongs to."""
+
+    id: str
+    rules: dict[str, Any]
+    seats: Sequence[SeatRow]
+    status: str
+    moves: Sequence[str] = ()
+    cuts: str | None = None
+    party: str | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +174,8 @@ class MoveWrite:
     moves: Sequence[str]
     status: str | None = None
     clear_ready: bool = False
+    #: the cards cut for the first dealer (JSON), written with the first moves
+    cuts: str | None = None
 
 
 class Store:
@@ -215,22 +260,50 @@ class Store:
 
     def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                      status: str, moves: Sequence[str] = (),
-                     rematch_of: str | None = None) -> None:
-        """A new table with its seats (and its first moves if it starts at once); with
-        ``rematch_of``, that table's rematch is set to it in the same transaction."""
+                     rematch_of: str | None = None, cuts: str | None = None,
+                     party: str | None = None) -> None:
+        """A new table with its seats (and its first moves if it starts at once, with the
+        cards cut for the dealer); with ``rematch_of``, that table's rematch is set to it
+        in the same transaction."""
+        table = NewTable(table_id, rules, seats, status, moves, cuts, party)
         with self._transaction() as db:
-            db.execute("INSERT INTO tables (id, created, rules, status) VALUES (?, ?, ?, ?)",
-                       (table_id, self.clock(), json.dumps(rules), status))
-            db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
-                           [(table_id, s.seat, s.kind, s.name, s.bot, s.token_hash)
-                            for s in seats])
-            db.executemany("INSERT INTO moves VALUES (?, ?, ?)",
-                           [(table_id, i, m) for i, m in enumerate(moves)])
+            self._insert(db, table)
             if rematch_of is not None:
                 db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (table_id, rematch_of))
 
+    def _insert(self, db: sqlite3.Connection, table: NewTable) -> None:
+        db.execute("INSERT INTO tables (id, created, rules, status, cuts, party) "
+                   "VALUES (?, ?, ?, ?, ?, ?)",
+                   (table.id, self.clock(), json.dumps(table.rules), table.status, table.cuts,
+                    table.party))
+        db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
+                       [(table.id, s.seat, s.kind, s.name, s.bot, s.token_hash)
+                        for s in table.seats])
+        db.executemany("INSERT INTO moves VALUES (?, ?, ?)",
+                       [(table.id, i, m) for i, m in enumerate(table.moves)])
+
+    def create_party(self, party_id: str, data: dict[str, Any],
+                     tables: Sequence[NewTable]) -> None:
+        """A new party and its tables, in one transaction."""
+        with self._transaction() as db:
+            db.execute("INSERT INTO parties (id, created, data) VALUES (?, ?, ?)",
+                       (party_id, self.clock(), json.dumps(data)))
+            for table in tables:
+                self._insert(db, table)
+
+    def set_party_final(self, party_id: str, final: NewTable) -> None:
+        """The final table of a party, made and linked in one transaction; raises
+        :class:`FinalTakenError` (nothing written) if it has one already."""
+        with self._transaction() as db:
+            self._insert(db, final)
+            linked = db.execute("UPDATE parties SET final = ? WHERE id = ? AND final IS NULL",
+                                (final.id, party_id))
+            if linked.rowcount != 1:
+                raise FinalTakenError(f"party {party_id} has its final table already")
+
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
-                  moves: Sequence[str] = (), status: str | None = None) -> None:
+                  moves: Sequence[str] = (), status: str | None = None,
+                  cuts: str | None = None) -> None:
         """Give an open seat its person; with ``moves`` (the last seat: the cut and the
         deal) the match starts in the same transaction."""
         with self._transaction() as db:
@@ -239,7 +312,7 @@ class Store:
                                (name, token_hash, table_id, seat))
             if taken.rowcount != 1:
                 raise SeatTakenError(f"seat {seat} is taken")
-            self._append(db, MoveWrite(table_id, 0, moves, status))
+            self._append(db, MoveWrite(table_id, 0, moves, status, cuts=cuts))
 
     def add_moves(self, table_id: str, start: int, moves: Iterable[str],
                   status: str | None = None) -> None:
@@ -261,6 +334,8 @@ class Store:
                        (write.status, finished, write.table_id))
         if write.clear_ready:
             db.execute("UPDATE tables SET ready = '[]' WHERE id = ?", (write.table_id,))
+        if write.cuts is not None:
+            db.execute("UPDATE tables SET cuts = ? WHERE id = ?", (write.cuts, write.table_id))
 
     def set_ready(self, table_id: str, seats: Iterable[int]) -> None:
         """The seats that asked for the next round (kept across a restart)."""
@@ -277,6 +352,8 @@ class Store:
                 db.executemany(f"DELETE FROM {table} WHERE table_id = ?",
                                [(t,) for t in table_ids])
             db.executemany("DELETE FROM tables WHERE id = ?", [(t,) for t in table_ids])
+            db.execute("DELETE FROM parties WHERE NOT EXISTS "
+                       "(SELECT 1 FROM tables WHERE tables.party = parties.id)")
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -284,7 +361,8 @@ class Store:
         """The table, or ``None``; a row that cannot be read raises :class:`StoreError`."""
         try:
             row = self._db.execute("SELECT id, created, rules, status, rematch, ready, "
-                                   "finished FROM tables WHERE id = ?", (table_id,)).fetchone()
+                                   "finished, cuts, party FROM tables WHERE id = ?",
+                                   (table_id,)).fetchone()
             if row is None:
                 return None
             seats = [SeatRow(*r) for r in self._db.execute(
@@ -295,7 +373,22 @@ class Store:
             rules, ready = json.loads(row[2]), json.loads(row[5])
         except (sqlite3.Error, ValueError, TypeError) as exc:
             raise StoreError(f"table {table_id} cannot be read: {exc}") from None
-        return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6])
+        return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6],
+                        row[7], row[8])
+
+    def load_party(self, party_id: str) -> PartyRow | None:
+        """The party, or ``None``; a row that cannot be read raises :class:`StoreError`."""
+        try:
+            row = self._db.execute("SELECT id, created, data, final FROM parties WHERE id = ?",
+                                   (party_id,)).fetchone()
+            if row is None:
+                return None
+            data = json.loads(row[2])
+        except (sqlite3.Error, ValueError, TypeError) as exc:
+            raise StoreError(f"party {party_id} cannot be read: {exc}") from None
+        if not isinstance(data, dict):
+            raise StoreError(f"party {party_id} cannot be read: not an object")
+        return PartyRow(row[0], row[1], data, row[3])
 
     def ids(self, statuses: Sequence[str], limit: int = -1) -> list[str]:
         """Table ids with one of ``statuses``, newest first."""
@@ -392,6 +485,7 @@ def _connect(path: str, readonly: bool) -> sqlite3.Connection:
         for column, definition in _ADDED_COLUMNS.items():
             if column not in columns:
                 db.execute(f"ALTER TABLE tables ADD COLUMN {column} {definition}")
+        db.execute("CREATE INDEX IF NOT EXISTS tables_party ON tables(party)")
     except sqlite3.OperationalError as exc:  # cannot write, cannot lock, cannot open
         db.close()
         raise StoreError(f"cannot use the database {path}: {exc} (is the file or its "

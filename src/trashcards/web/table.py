@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import logging
 import random
 import secrets
@@ -30,12 +31,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Action, Move, parse_action, parse_move
-from ..bots import Bot, make_bot
+from ..actions import Action, Dealer, Move, parse_action, parse_move
+from ..bots import BOT_PREFIX, Bot, make_bot
+from ..cards import Card, parse_card
 from ..chance import sample_chance
 from ..engine import apply, chance_due
 from ..errors import IllegalActionError, NotationError, RecordFormatError
-from ..events import Event, event_to_json
 from ..names import NameRefusedError, check_name
 from ..record import Entry, Record
 from ..rules import Rules
@@ -44,12 +45,14 @@ from ..statejson import view_json
 from ..views import view
 from .commits import Committer
 from .connection import Close, Connection, dumps
-from .protocol import Act, Join, NextRound, ProtocolError, RematchRequest
+from .eventjson import events_text
+from .history import page_frame, round_start
+from .protocol import Act, HistoryRequest, Join, NextRound, ProtocolError, RematchRequest
 from .settings import Settings
 from .storage import Notice, OwnerLostError, SeatTakenError, Storage
 from .store import MoveWrite, SeatRow, TableRow, WriteError, hash_token
 
-__all__ = ["Table", "storage_error", "unavailable", "unique_name", "valid_name"]
+__all__ = ["Advance", "Table", "storage_error", "unavailable", "unique_name", "valid_name"]
 
 log = logging.getLogger(__name__)
 
@@ -82,9 +85,13 @@ def valid_name(name: str) -> str:
     """A name people chose, checked (:func:`trashcards.names.check_name`); raises
     :class:`ProtocolError` ``bad_name``."""
     try:
-        return check_name(name)
+        checked = check_name(name)
     except NameRefusedError as exc:
         raise ProtocolError("bad_name", str(exc)) from None
+    if checked.casefold().startswith(BOT_PREFIX):
+        raise ProtocolError("bad_name", f"names starting with {BOT_PREFIX!r} are for the "
+                                        "computer's seats")
+    return checked
 
 
 def unique_name(name: str, taken: Sequence[str | None]) -> str:
@@ -99,13 +106,15 @@ def unique_name(name: str, taken: Sequence[str | None]) -> str:
 
 
 @dataclass
-class _Advance:
+class Advance:
     """Moves applied in memory only, not yet committed: the state after them, their
     record texts and their events as JSON text."""
 
     state: State
     entries: list[str]
     texts: list[str]
+    #: the cards cut for the first dealer as JSON, when these moves include the cut
+    cuts: str | None = None
 
     @property
     def status(self) -> str:
@@ -118,9 +127,11 @@ class Table:
 
     def __init__(self, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
                  rematch: str | None, settings: Settings, store: Storage,
-                 committer: Committer, ready: Sequence[int] = (), owned: bool = True,
+                 committer: Committer, ready: Sequence[int] = (),
+                 party: str | None = None, owned: bool = True,
                  owner: str | None = None) -> None:
         self.id = table_id
+        self.party = party
         self.rules = rules
         self.seats = seats
         self.status = status
@@ -155,17 +166,20 @@ class Table:
     def restore(cls, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
                 rematch: str | None, moves: Sequence[str], settings: Settings,
                 store: Storage, committer: Committer, ready: Sequence[int] = (),
+                cuts: str | None = None, party: str | None = None,
                 owned: bool = True, owner: str | None = None) -> Table:
-        """A stored table, its match rebuilt by replaying its record. Raises what the
-        record breaks (a ``TrashError``) or what the row lacks."""
+        """A stored table, its match rebuilt by replaying its record (with the cards cut
+        for the dealer, ``cuts``, when they were kept). Raises what the record breaks (a
+        ``TrashError``) or what the row lacks."""
         table = cls(table_id, rules, seats, status, rematch, settings, store, committer,
-                    ready, owned, owner)
+                    ready, party, owned, owner)
         if moves:
-            entries = tuple(_entry(index, text) for index, text in enumerate(moves))
-            record = Record(rules, tuple(s.name or "" for s in seats), entries)
+            entries = [_entry(index, text) for index, text in enumerate(moves)]
+            entries[0] = _with_cuts(entries[0], cuts)
+            record = Record(rules, tuple(s.name or "" for s in seats), tuple(entries))
             state = new_match(rules, record.players)
-            for state, events in record.steps():  # noqa: B007 - keep the last state
-                table.move_events.append(_events_text(events))
+            for state, events in record.steps():
+                table.move_events.append(events_text(events, state))
             table.state = state
             table.moves = list(moves)
         return table
@@ -199,6 +213,7 @@ class Table:
             "summary": self.rules.describe(),
             "status": self.status,
             "players": len(self.seats),
+            "decks": self.rules.deck_count(len(self.seats)),
             "open": [s.seat for s in self.seats if not _taken(s)],
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "taken": _taken(s),
                        **({"bot": s.bot} if s.kind == "bot" else {})} for s in self.seats],
@@ -206,6 +221,11 @@ class Table:
             "round_pause": float(self.settings.round_pause),
             "ready": sorted(self.ready),
             "rematch": self.rematch_id,
+            "party": self.party,
+            "progress": None if self.state is None else {
+                "round": self.state.round, "to_act": self.state.to_act,
+                "rounds_won": list(self.state.rounds_won),
+                "match_winner": self.state.match_winner},
         }
 
     def seat_of(self, token: str) -> int | None:
@@ -253,7 +273,8 @@ class Table:
             try:
                 await self.committer.write(
                     self.store.take_seat, self.id, row.seat, chosen, digest,
-                    opening.entries if opening else (), "playing" if opening else None)
+                    opening.entries if opening else (), "playing" if opening else None,
+                    opening.cuts if opening else None)
             except SeatTakenError:
                 raise ProtocolError("seat_taken", f"seat {row.seat} is taken") from None
             except OwnerLostError as exc:
@@ -273,18 +294,18 @@ class Table:
     def _names(self) -> dict[int, str]:
         return {s.seat: s.name or "" for s in self.seats}
 
-    def _opening(self, names: dict[int, str] | None = None) -> _Advance:
+    def _opening(self, names: dict[int, str] | None = None) -> Advance:
         """The cut and the first deal, in memory (every seat taken)."""
         names = names or self._names()
         state = new_match(self.rules, tuple(names[s.seat] for s in self.seats))
         return self._advance(state, None, None)
 
-    def opening_moves(self) -> _Advance:
+    def opening_moves(self) -> Advance:
         """For a new table whose every seat is taken: the moves it starts with (the
         hub writes them with the table, then calls :meth:`opened`)."""
         return self._opening()
 
-    def opened(self, opening: _Advance) -> None:
+    def opened(self, opening: Advance) -> None:
         """The new table and its opening moves are written: play on."""
         self.status = "playing"
         self._publish(opening)
@@ -294,7 +315,8 @@ class Table:
         stopped (lock held): the cut and the first deal."""
         assert self.state is None
         opening = self._opening()
-        await self.committer.add_moves(MoveWrite(self.id, 0, opening.entries, "playing"))
+        await self.committer.add_moves(MoveWrite(self.id, 0, opening.entries, "playing",
+                                                 cuts=opening.cuts))
         self.status = "playing"
         self._broadcast_table()
         self._publish(opening)
@@ -302,13 +324,16 @@ class Table:
     # -- messages -------------------------------------------------------------------------
 
     async def handle(self, conn: Connection,
-                     message: Join | Act | NextRound | RematchRequest,
+                     message: Join | Act | NextRound | RematchRequest | HistoryRequest,
                      make_rematch: RematchMaker, remote: bool = False) -> None:
         """Apply one client message; refusals are sent to ``conn`` as errors. With
         ``remote`` the message was forwarded by another process, whose connection
         joined there."""
         if isinstance(message, RematchRequest):
             await self._rematch(conn, message, make_rematch, remote)
+            return
+        if isinstance(message, HistoryRequest):
+            self._history(conn, message)
             return
         async with self.lock:
             try:
@@ -363,9 +388,24 @@ class Table:
         if since is None or not 0 <= since < self.version \
                 or self.version - since > self.settings.max_catchup:
             conn.send(self._state_frame(conn.view_seat))
+            if message.history:
+                start = round_start(self.moves)
+                frame, conn.history_from = page_frame(self.move_events, self.version, start,
+                                                      floor=start)
+                conn.send(frame)
         else:
             conn.send(self._events_frame(since, _joined(self.move_events[since:]),
                                          conn.view_seat))
+
+    def _history(self, conn: Connection, message: HistoryRequest) -> None:
+        """A page of older events; each move's events go to a connection at most once."""
+        if conn not in self.conns:
+            conn.error("not_joined", "send join first")
+            return
+        end = min(message.before, self.version if conn.history_from is None
+                  else conn.history_from)
+        frame, conn.history_from = page_frame(self.move_events, end, round_start(self.moves))
+        conn.send(frame)
 
     def _seat_for(self, token: str) -> int:
         seat = self.seat_of(token)
@@ -452,23 +492,26 @@ class Table:
     # -- the one writer ---------------------------------------------------------------------
 
     def _advance(self, state: State, first: Move | None, seat: int | None,
-                 deal: bool = False) -> _Advance:
+                 deal: bool = False) -> Advance:
         """Apply ``first`` (checked by the engine), then every chance move it makes due
         (the next round's deal only with ``deal``), in memory only. Raises
         :class:`IllegalActionError` if ``first`` is illegal."""
         entries: list[str] = []
-        batches: list[tuple[Event, ...]] = []
+        texts: list[str] = []
+        cuts: str | None = None
         if first is not None:
             state, events = apply(state, first, seat)
             entries.append(str(Entry(seat if isinstance(first, Action) else None, first)))
-            batches.append(events)
+            texts.append(events_text(events, state))
         while chance_due(state) is not None and (deal or state.phase is not Phase.ROUND_OVER):
             deal = False
             move = sample_chance(state, self.rng)
+            if isinstance(move, Dealer):
+                cuts = dumps([[s, str(card)] for s, card in move.cuts])
             state, events = apply(state, move)
             entries.append(str(move))
-            batches.append(events)
-        return _Advance(state, entries, [_events_text(batch) for batch in batches])
+            texts.append(events_text(events, state))
+        return Advance(state, entries, texts, cuts)
 
     async def _step(self, first: Move | None, seat: int | None, deal: bool = False) -> None:
         """Apply a move and the chance moves it makes due; commit them all; then change
@@ -486,7 +529,7 @@ class Table:
             status if status != self.status or start == 0 else None, clear_ready=clear))
         self._publish(advance)
 
-    def _publish(self, advance: _Advance) -> None:
+    def _publish(self, advance: Advance) -> None:
         """Committed moves: the table takes them and every connection hears of them."""
         start = self.version
         self.status = advance.status
@@ -571,7 +614,7 @@ class Table:
         if notice.version > self.version:
             if notice.moves is None or notice.start > self.version or notice.seats:
                 return False
-            self._take_moves(notice.start, notice.moves)
+            self._take_moves(notice.start, notice.moves, notice.cuts)
         changed = False
         if notice.status is not None and notice.status != self.status:
             self.status, changed = notice.status, True
@@ -592,25 +635,26 @@ class Table:
             [(s.name, s.token_hash) for s in row.seats]
         self.seats = row.seats
         if since <= self.version < since + len(row.moves):
-            self._take_moves(self.version, row.moves[self.version - since:])
+            self._take_moves(self.version, row.moves[self.version - since:], row.cuts)
         meta = (row.status, set(row.ready), row.rematch)
         if seats_changed or meta != (self.status, self.ready, self.rematch_id):
             self.status, self.ready, self.rematch_id = meta
             self._broadcast_table()
 
-    def _take_moves(self, start: int, moves: Sequence[str]) -> None:
+    def _take_moves(self, start: int, moves: Sequence[str], cuts: str | None = None) -> None:
         """Apply the owner's committed moves from ``start`` (moves this table has
-        already are skipped) and send them, as :meth:`_publish` does."""
+        already are skipped; ``cuts``: the cards cut for the first dealer, when they
+        start at the first move) and send them, as :meth:`_publish` does."""
         moves = moves[self.version - start:]
         if not moves:
             return
         state = self.state or new_match(self.rules, tuple(s.name or "" for s in self.seats))
         texts = []
         for index, text in enumerate(moves, start=self.version):
-            entry = _entry(index, text)
+            entry = _with_cuts(_entry(index, text), cuts) if index == 0 else _entry(index, text)
             state, events = apply(state, entry.move, entry.seat)
-            texts.append(_events_text(events))
-        self._publish(_Advance(state, list(moves), texts))
+            texts.append(events_text(events, state))
+        self._publish(Advance(state, list(moves), texts))
 
     # -- sending ----------------------------------------------------------------------------
 
@@ -658,9 +702,24 @@ def _taken(seat: SeatRow) -> bool:
     return seat.kind != "open" or seat.token_hash is not None
 
 
-def _events_text(events: Sequence[Event]) -> str:
-    """The events of one move as JSON objects separated by commas (no brackets)."""
-    return ",".join(dumps(event_to_json(e)) for e in events)
+def _with_cuts(entry: Entry, cuts: str | None) -> Entry:
+    """The first entry of a record with the stored cards cut for its dealer (the record
+    keeps only the dealer's seat)."""
+    if isinstance(entry.move, Dealer) and cuts is not None:
+        return Entry(entry.seat, Dealer(entry.move.seat, _cuts(cuts, entry.move)))
+    return entry
+
+
+def _cuts(text: str, dealer: Dealer) -> tuple[tuple[int, Card], ...]:
+    """The stored cards cut for ``dealer``; ``()`` if they cannot be read (they only
+    tell the story, so a bad value costs nothing but the telling)."""
+    try:
+        cuts = tuple((int(seat), parse_card(card)) for seat, card in json.loads(text))
+    except (ValueError, TypeError):
+        log.warning("the stored cut for dealer %d cannot be read; it is left out",
+                    dealer.seat)
+        return ()
+    return cuts
 
 
 def _joined(texts: Sequence[str]) -> str:

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -34,9 +34,10 @@ class ServerProcess:
     """``trashcards serve`` as a subprocess on the database ``db``: bots act at once and
     the next round waits for the players' "next round"."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.0, options: Sequence[str] = ()) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.options = tuple(options)  # more `trashcards serve` options (limits)
         self.port = 0
         self.process: subprocess.Popen[str] | None = None
 
@@ -46,7 +47,7 @@ class ServerProcess:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "trashcards", "serve", "--port", str(self.port),
              "--db", str(self.db), "--bot-delay", str(self.bot_delay),
-             "--round-pause", "3600"],
+             "--round-pause", "3600", *self.options],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -78,10 +79,10 @@ class ServerProcess:
 
 
 @contextmanager
-def serve(db: Path, bot_delay: float = 0.0) -> Iterator[str]:
+def serve(db: Path, bot_delay: float = 0.0, options: Sequence[str] = ()) -> Iterator[str]:
     """Run ``trashcards serve`` on a free port and the database ``db``; yields its base
     URL and stops it afterwards."""
-    server = ServerProcess(db, bot_delay)
+    server = ServerProcess(db, bot_delay, options)
     try:
         yield server.start()
     finally:

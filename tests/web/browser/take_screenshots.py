@@ -1,7 +1,8 @@
 """Take the README screenshots: ``python tests/web/browser/take_screenshots.py``.
 
 Starts ``trashcards serve`` on a temporary database, opens the lobby and a table in play
-(a person against two bots, a few turns in) in Debian's chromium, and writes
+(a person against three bots, a few turns in, at 1366×768 and on a 390×844 phone: the
+sizes issue 8 checks) in Debian's chromium, and writes
 ``docs/screenshots/lobby.png``, ``table.png`` and ``table-phone.png``.
 """
 
@@ -28,7 +29,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp, serve(Path(tmp) / "t.sqlite3") as base, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        laptop = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US",
+        laptop = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US",
                                      reduced_motion="reduce", device_scale_factor=1)
         page = laptop.new_page()
         page.goto(f"{base}/")
@@ -40,7 +41,8 @@ def main() -> int:
         page.locator("#my-name").blur()
         page.screenshot(path=str(OUT / "lobby.png"), full_page=True)
         url = create_table(page, base, name="Ana",
-                           seats=[("me", None), ("bot", "greedy"), ("bot", "counter")])
+                           seats=[("me", None), ("bot", "greedy"), ("bot", "counter"),
+                                  ("bot", "kid")])
         # A few turns in, stopped at a real choice: a wild to place or a swap to take.
         for turn in range(200):
             state = wait_for_turn_or_end(page)
@@ -52,7 +54,7 @@ def main() -> int:
             if turn >= TURNS and phase in ("wild", "swap"):
                 break
             take_one_decision(page)
-        page.screenshot(path=str(OUT / "table.png"), full_page=True)
+        page.screenshot(path=str(OUT / "table.png"))  # the window: the table never scrolls
 
         phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                     has_touch=True, locale="en-US", reduced_motion="reduce")
@@ -64,7 +66,7 @@ def main() -> int:
                                       f"'trash.table.{url.rsplit('/', 1)[1]}')")])
         other.goto(url)
         wait_for_turn_or_end(other)
-        other.screenshot(path=str(OUT / "table-phone.png"), full_page=True)
+        other.screenshot(path=str(OUT / "table-phone.png"))
         browser.close()
     print(f"screenshots written to {OUT}")
     return 0

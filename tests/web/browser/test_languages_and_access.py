@@ -47,7 +47,7 @@ def test_the_language_switch_changes_the_ui_and_is_remembered(page: Any, server:
     assert wait_for_turn_or_end(page) == "act"
     assert page.inner_text("#prompt").startswith("Tu turno")
     click_and_wait(page, page.locator("button.pile.stock.legal"))
-    assert "roba" in page.inner_text("#log-list")
+    assert "Robas" in page.inner_text("#log-list")  # your own move, in the second person
     assert "del mazo" in page.inner_text("#log-list")
     page.select_option("#lang", "nl")
     page.wait_for_function("document.documentElement.lang === 'nl'")

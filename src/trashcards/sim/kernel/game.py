@@ -33,6 +33,7 @@ from .layout import (
     A_STARTER_WINS,
     A_TURNS,
     A_WINS,
+    H_MATCH,
     H_ROUND,
     K_CHANCE,
     K_SHUFFLE,
@@ -58,6 +59,7 @@ from .layout import (
     PH_WILD,
     R_DECIDE,
     R_MATCH_OVER,
+    R_MOVE_CAP,
     R_ROUND_OVER,
     S_CALLED,
     S_DEALER,
@@ -67,6 +69,7 @@ from .layout import (
     S_FIRST,
     S_HAND,
     S_MATCH_WINNER,
+    S_MOVES,
     S_MUST_PLAY,
     S_NSHUF,
     S_PHASE,
@@ -83,6 +86,7 @@ from .layout import (
     T_CALL_TRASH,
     T_CARDS,
     T_LAST_CHANCE,
+    T_MOVE_CAP,
     T_PLAYERS,
     T_ROLES,
     T_START_SIZE,
@@ -213,7 +217,8 @@ def _count(acc: Array, hist: Array, ovf: Array, kind: int, value: int) -> None:
 def _store(st: Array, ky: Array, phase: int, seat: int, card: int, called: bool,
            must_play: bool, unclaimed: int, final_from: int, winners: int, dealer: int,
            rnd: int, sp: int, se: int, dl: int, shuffled: bool, stock_public: bool,
-           nshuf: int, key: np.uint64, turns: int, decided: bool, starter_won: bool) -> None:
+           nshuf: int, key: np.uint64, turns: int, decided: bool, starter_won: bool,
+           moves: int) -> None:
     st[S_PHASE] = phase
     st[S_TURN] = seat
     st[S_HAND] = card
@@ -234,6 +239,7 @@ def _store(st: Array, ky: Array, phase: int, seat: int, card: int, called: bool,
     st[S_TURNS] = turns
     st[S_DECIDED] = decided
     st[S_STARTER_WON] = starter_won
+    st[S_MOVES] = moves
 
 
 # -- the game -----------------------------------------------------------------------------------
@@ -266,6 +272,7 @@ def new_match(tab: Array, st: Array, ky: Array, skey: np.uint64, index: int) -> 
     st[S_DECIDED] = 0
     st[S_STARTER_WON] = 0
     st[S_FIRST] = -1
+    st[S_MOVES] = 0
     for s in range(4):
         st[O_SIZE + s] = tab[T_START_SIZE] if s < players else 0
         st[O_DOWN + s] = 0
@@ -285,7 +292,11 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
     taken at the first decision instead of asking anyone (a candidate action, or the
     external seat's choice when resuming); the caller has checked that it is legal.
     ``horizon`` ``H_ROUND`` stops when the round ends (``R_ROUND_OVER``), ``H_MATCH``
-    plays new rounds until the match ends (``R_MATCH_OVER``). Statistics go into
+    plays new rounds until the match ends (``R_MATCH_OVER``), ``H_ROUNDS`` does too but
+    stops at every round's end (called again, it deals the next round). With a move cap
+    (``tab[T_MOVE_CAP]`` > 0), the first decision of any seat once the match has had that
+    many player actions (``st[S_MOVES]``, every seat's) stores the state and returns
+    ``R_MOVE_CAP``. Statistics go into
     ``acc``/``thist``/``rhist``/``ovf``; ``tmp`` is scratch (at least 11 entries); with
     ``trace``, chance moves and actions are appended to ``log``.
 
@@ -325,6 +336,8 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
     turns = st[S_TURNS]
     decided = st[S_DECIDED] != 0
     starter_won = st[S_STARTER_WON] != 0
+    moves = st[S_MOVES]
+    cap = tab[T_MOVE_CAP]
     # 0: playing, 1: round over, 2: match over
     state = 0
     while True:
@@ -407,14 +420,15 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
                         if pending >= 0:
                             act = int(pending)
                             pending = -1
-                        elif seat == ext:
+                        elif seat == ext or (cap > 0 and moves >= cap):
                             _store(st, ky, PH_DRAW, seat, -1, called, must_play, unclaimed,
                                    final_from, winners, dealer, rnd, sp, se, dl, shuffled,
-                                   stock_public, nshuf, key, turns, decided, starter_won)
-                            return R_DECIDE
+                                   stock_public, nshuf, key, turns, decided, starter_won, moves)
+                            return R_DECIDE if seat == ext else R_MOVE_CAP
                         else:
                             act = decide(bot, PH_DRAW, seat, d, can_discard, False,
                                          call_trash and not called, tab, st, ky, dsc, dl, tmp)
+                        moves += 1
                         if trace:
                             _log_action(log, lp, seat, act)
                         if act != _CALL:
@@ -468,17 +482,18 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
                                 if pending >= 0:
                                     act = int(pending)
                                     pending = -1
-                                elif seat == ext:
+                                elif seat == ext or (cap > 0 and moves >= cap):
                                     st[O_WILD + seat] = w
                                     _store(st, ky, PH_SWAP, seat, card, called, must_play,
                                            unclaimed, final_from, winners, dealer, rnd, sp, se,
                                            dl, shuffled, stock_public, nshuf, key, turns,
-                                           decided, starter_won)
-                                    return R_DECIDE
+                                           decided, starter_won, moves)
+                                    return R_DECIDE if seat == ext else R_MOVE_CAP
                                 else:
                                     act = decide(bot, PH_SWAP, seat, d, False, must_play,
                                                  call_trash and not called, tab, st, ky, dsc,
                                                  dl, tmp)
+                                moves += 1
                                 if trace:
                                     _log_action(log, lp, seat, act)
                                 if act != _CALL:
@@ -500,17 +515,18 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
                             if pending >= 0:
                                 act = int(pending)
                                 pending = -1
-                            elif seat == ext:
+                            elif seat == ext or (cap > 0 and moves >= cap):
                                 st[O_WILD + seat] = w
                                 _store(st, ky, PH_WILD, seat, card, called, must_play,
                                        unclaimed, final_from, winners, dealer, rnd, sp, se, dl,
                                        shuffled, stock_public, nshuf, key, turns, decided,
-                                       starter_won)
-                                return R_DECIDE
+                                       starter_won, moves)
+                                return R_DECIDE if seat == ext else R_MOVE_CAP
                             else:
                                 act = decide(bot, PH_WILD, seat, d, False, must_play,
                                              call_trash and not called, tab, st, ky, dsc, dl,
                                              tmp)
+                            moves += 1
                             if trace:
                                 _log_action(log, lp, seat, act)
                             if act != _CALL:
@@ -614,7 +630,7 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
             acc[A_DECIDED] += 1
             if starter_won:
                 acc[A_STARTER_WINS] += 1
-        if state == 2 or horizon == H_ROUND:
+        if state == 2 or horizon != H_MATCH:
             break
         entry = PH_ROUND_OVER
     if state == 2:
@@ -626,9 +642,9 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
         _count(acc, rhist, ovf, 1, rnd)
         _store(st, ky, PH_MATCH_OVER, seat, card, called, must_play, unclaimed, final_from,
                winners, dealer, rnd, sp, se, dl, shuffled, stock_public, nshuf, key, turns,
-               decided, starter_won)
+               decided, starter_won, moves)
         return R_MATCH_OVER
     _store(st, ky, PH_ROUND_OVER, seat, card, called, must_play, unclaimed, final_from,
            winners, dealer, rnd, sp, se, dl, shuffled, stock_public, nshuf, key, turns,
-           decided, starter_won)
+           decided, starter_won, moves)
     return R_ROUND_OVER

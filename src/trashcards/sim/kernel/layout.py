@@ -38,6 +38,10 @@ T_START_SIZE: Final = 3
 T_TARGET: Final = 4
 T_CALL_TRASH: Final = 5
 T_LAST_CHANCE: Final = 6
+#: Player actions of a match (every seat's) after which ``run`` stops at the next decision,
+#: whoever's it is (:data:`R_MOVE_CAP`); 0: no cap (vector tables set it, see
+#: :mod:`trashcards.sim.vector`).
+T_MOVE_CAP: Final = 7
 #: Cards of each class in the match (12 entries).
 T_CLASS_TOTAL: Final = 8
 #: Largest number of cards a match can hold (8 packs of 52 and 4 Jokers each).
@@ -73,6 +77,7 @@ S_TURNS: Final = 17  # statistics of the round: turns so far,
 S_DECIDED: Final = 18  # … whether someone won it,
 S_STARTER_WON: Final = 19  # … whether its first player won it
 S_FIRST: Final = 20  # the match's first player (statistics), -1 if unknown
+S_MOVES: Final = 21  # player actions of the match so far, every seat's (calls included)
 O_BCARD: Final = 24  # 4 seats × 10 slots
 O_DOWN: Final = O_BCARD + 40  # per seat: bit mask of face-down slots,
 O_WILD: Final = O_DOWN + 4  # … of face-up slots holding a wild,
@@ -112,11 +117,15 @@ PH_MATCH_OVER: Final = 8
 #: How far :func:`~trashcards.sim.kernel.game.run` plays.
 H_ROUND: Final = 0
 H_MATCH: Final = 1
+#: Like ``H_MATCH``, but stops at the end of every round (``R_ROUND_OVER``); called again
+#: from a round's end, it deals the next round and plays on.
+H_ROUNDS: Final = 2
 
 #: What :func:`~trashcards.sim.kernel.game.run` stopped at.
 R_DECIDE: Final = 0  # the external seat must decide
 R_ROUND_OVER: Final = 1
 R_MATCH_OVER: Final = 2
+R_MOVE_CAP: Final = 3  # the match reached ``T_MOVE_CAP`` player actions at a decision
 
 # -- actions ----------------------------------------------------------------------------------
 

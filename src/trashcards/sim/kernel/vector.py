@@ -3,16 +3,20 @@ other seats played by the kernel's bots, the agent's legal-action mask and the p
 encoding (:mod:`trashcards.public`) written after every step.
 
 Table ``i`` holds its state in row ``i`` of ``st``/``ky``. :func:`reset` deals a new match
-(match 0 of the table's seed key) and plays it to the agent's first decision;
+(match ``k`` of the table's seed key) and plays it to the agent's first decision;
 :func:`step` takes each table's action (an index in the fixed action list) and plays on
-to the agent's next decision or the match's end. Both report, per table, the rounds
-won by the agent and by the others during the call, whether the match is over, and its
-winner.
+to the agent's next decision, the match's end, or the table's move cap (``tab[T_MOVE_CAP]``
+player actions of every seat; 0: none). Both report, per table, the rounds won by the
+agent and by the others during the call, a reward made of given values of each round's
+and the match's outcome, whether the match is over or at its cap, and its winner.
+:func:`observation_batch` turns public encodings into the float observation of the
+environments (its recipe, a table of how each float is made, comes from
+:mod:`trashcards.envs.observation`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +56,7 @@ from .layout import (
     ACTION_CODES,
     ACTION_COUNT,
     H_MATCH,
+    H_ROUNDS,
     O_BCARD,
     O_DECK,
     O_DOWN,
@@ -66,6 +71,8 @@ from .layout import (
     PH_ROUND_OVER,
     PH_SWAP,
     PH_WILD,
+    R_MATCH_OVER,
+    R_ROUND_OVER,
     ROUNDS_HIST,
     S_CALLED,
     S_DEALER,
@@ -73,6 +80,7 @@ from .layout import (
     S_FINAL_FROM,
     S_HAND,
     S_MATCH_WINNER,
+    S_MOVES,
     S_MUST_PLAY,
     S_PHASE,
     S_ROUND,
@@ -86,12 +94,14 @@ from .layout import (
     T_CARDS,
     T_CLASS,
     T_CLASS_TOTAL,
+    T_MOVE_CAP,
     T_PLAYERS,
     T_ROLES,
     TURNS_HIST,
 )
 
-__all__ = ["encode", "legal_mask", "reset", "step"]
+__all__ = ["OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE", "encode", "legal_mask",
+           "observation_batch", "reset", "step"]
 
 Array = npt.NDArray[Any]
 
@@ -200,10 +210,10 @@ def encode(tab: Array, st: Array, viewer: int, out: Array) -> None:
     out[VIEWER] = viewer
 
 
-@kjit()
-def _report(tab: Array, st: Array, agent: int, before: Array, i: int, mask: Array,
-            obs: Array, agent_rounds: Array, other_rounds: Array, done: Array,
-            winner: Array) -> None:
+@kjit(inline="always")
+def _report(tab: Array, st: Array, agent: int, before: Array, i: int, value: float,
+            mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array, reward: Array,
+            done: Array, truncated: Array, winner: Array) -> None:
     mine = 0
     others = 0
     for s in range(tab[T_PLAYERS]):
@@ -214,10 +224,23 @@ def _report(tab: Array, st: Array, agent: int, before: Array, i: int, mask: Arra
             others += gained
     agent_rounds[i] = mine
     other_rounds[i] = others
-    done[i] = st[S_PHASE] == PH_MATCH_OVER
+    reward[i] = value
+    over = st[S_PHASE] == PH_MATCH_OVER
+    done[i] = over
+    truncated[i] = _capped(tab, st)
     winner[i] = st[S_MATCH_WINNER]
     legal_mask(tab, st, mask[i])
+    if st[S_TURN] != agent:  # a stop at the move cap on another seat's decision
+        for a in range(ACTION_COUNT):
+            mask[i, a] = 0
     encode(tab, st, agent, obs[i])
+
+
+@kjit(inline="always")
+def _capped(tab: Array, st: Array) -> bool:
+    """The match is not over and has had its move cap of player actions."""
+    cap = tab[T_MOVE_CAP]
+    return bool(st[S_PHASE] != PH_MATCH_OVER and cap > 0 and st[S_MOVES] >= cap)
 
 
 @kjit()
@@ -235,57 +258,111 @@ def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array, Array]:
 
 @kjit()
 def reset(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: Array,
-          skeys: Array, mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array,
-          done: Array, winner: Array) -> None:
-    """Tables ``tables[j]`` start match 0 of seed key ``skeys[j]`` and play to the agent's
-    first decision (or, very rarely, the match's end)."""
+          skeys: Array, indices: Array, mask: Array, obs: Array, agent_rounds: Array,
+          other_rounds: Array, reward: Array, done: Array, truncated: Array,
+          winner: Array) -> None:
+    """Tables ``tables[j]`` start match ``indices[j]`` of seed key ``skeys[j]`` and play to
+    the agent's first decision (or, rarely, the match's end or the move cap); they report
+    no reward."""
     acc, thist, rhist, ovf, tmp, log, lp, before = _scratch()
     for j in range(tables.shape[0]):
         i = tables[j]
-        new_match(tab, st[i], ky[i], skeys[j], 0)
+        new_match(tab, st[i], ky[i], skeys[j], indices[j])
         for s in range(4):
             before[s] = 0
         run(tab, st[i], ky[i], bots, agent[i], np.int64(-1), np.int64(H_MATCH), acc, thist,
             rhist, ovf, tmp, np.bool_(False), log, lp)
-        _report(tab, st[i], agent[i], before, i, mask, obs, agent_rounds, other_rounds,
-                done, winner)
+        _report(tab, st[i], agent[i], before, i, 0.0, mask, obs, agent_rounds, other_rounds,
+                reward, done, truncated, winner)
 
 
 @kjit()
 def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: Array,
-         mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array, done: Array,
-         winner: Array, illegal: Array) -> int:
-    """Each table whose match is not over takes its agent's action ``actions[i]`` (an
-    index in the fixed action list) and plays to the agent's next decision or the end.
+         round_values: Array, match_values: Array, mask: Array, obs: Array,
+         agent_rounds: Array, other_rounds: Array, reward: Array, done: Array,
+         truncated: Array, winner: Array, illegal: Array, refuse: bool) -> int:
+    """Each table whose match goes on (not over, not at its move cap) takes its agent's
+    action ``actions[i]`` (an index in the fixed action list) and plays to the agent's
+    next decision, the match's end or the move cap.
 
-    Every action is checked first: if any is illegal, nothing is played, ``illegal[i]``
-    marks the tables at fault and their number is returned; else 0. Tables whose match
-    is over are left as they are and report no rounds."""
+    ``reward[i]`` is the sum, in order, of ``round_values[agent, w]`` for every round that
+    ended during the call (``w``: the bit mask of its winners, 0 for a void round), plus
+    ``match_values[agent, winner]`` if the match ended.
+
+    Every action is checked first; ``illegal[i]`` marks the tables at fault and their
+    number is returned. With ``refuse``, one illegal action means nothing is played;
+    without, only the tables at fault are left as they are (reporting no rounds and no
+    reward). Tables whose match is over or at its cap are left as they are and report no
+    rounds and no reward."""
     legal = np.zeros(ACTION_COUNT, dtype=np.uint8)
     bad = 0
     for i in range(st.shape[0]):
         illegal[i] = 0
-        if st[i, S_PHASE] == PH_MATCH_OVER:
+        if st[i, S_PHASE] == PH_MATCH_OVER or _capped(tab, st[i]):
             continue
         a = actions[i]
         legal_mask(tab, st[i], legal)
         if a < 0 or a >= ACTION_COUNT or legal[a] == 0:
             illegal[i] = 1
             bad += 1
-    if bad:
+    if bad and refuse:
         return bad
     acc, thist, rhist, ovf, tmp, log, lp, before = _scratch()
     for i in range(st.shape[0]):
         row = st[i]
-        if row[S_PHASE] == PH_MATCH_OVER:
+        if row[S_PHASE] == PH_MATCH_OVER or _capped(tab, row) or illegal[i]:
             agent_rounds[i] = 0
             other_rounds[i] = 0
-            done[i] = 1
+            reward[i] = 0.0
             continue
+        seat = agent[i]
         for s in range(tab[T_PLAYERS]):
             before[s] = row[O_WON + s]
-        run(tab, row, ky[i], bots, agent[i], _CODES[actions[i]], np.int64(H_MATCH), acc,
-            thist, rhist, ovf, tmp, np.bool_(False), log, lp)
-        _report(tab, row, agent[i], before, i, mask, obs, agent_rounds, other_rounds, done,
-                winner)
-    return 0
+        value = 0.0
+        pending = _CODES[actions[i]]
+        while True:
+            status = run(tab, row, ky[i], bots, seat, pending, np.int64(H_ROUNDS), acc,
+                         thist, rhist, ovf, tmp, np.bool_(False), log, lp)
+            pending = np.int64(-1)
+            if status in (R_ROUND_OVER, R_MATCH_OVER):
+                value += round_values[seat, row[S_WINNERS]]
+            if status != R_ROUND_OVER:
+                break
+        if status == R_MATCH_OVER:
+            value += match_values[seat, row[S_MATCH_WINNER]]
+        _report(tab, row, seat, before, i, value, mask, obs, agent_rounds, other_rounds,
+                reward, done, truncated, winner)
+    return bad
+
+
+#: How :func:`observation_batch` makes a float from one number ``x`` of the encoding and
+#: the recipe's parameter ``p``: ``p`` itself, ``x == p``, ``x * p``, bit ``p`` of ``x``.
+OBS_CONSTANT: Final = 0
+OBS_EQUAL: Final = 1
+OBS_SCALE: Final = 2
+OBS_BIT: Final = 3
+
+
+@kjit()
+def observation_batch(public: Array, kinds: Array, sources: Array, params: Array,
+                      out: Array) -> None:
+    """The float observations of the public encodings ``public`` (N, 100) into ``out``
+    (N, F): float ``f`` of row ``i`` is made, by ``kinds[key, f]``, from
+    ``public[i, sources[key, f]]`` and ``params[key, f]``, where ``key`` is the row's
+    players × 4 + viewer. The recipe arrays are (20, F)."""
+    for i in range(public.shape[0]):
+        row = public[i]
+        key = row[PLAYERS] * 4 + row[VIEWER]
+        for f in range(out.shape[1]):
+            kind = kinds[key, f]
+            p = params[key, f]
+            if kind == OBS_CONSTANT:
+                out[i, f] = p
+            else:
+                x = row[sources[key, f]]
+                if kind == OBS_EQUAL:
+                    out[i, f] = 1.0 if x == p else 0.0
+                elif kind == OBS_SCALE:
+                    out[i, f] = x * p
+                else:
+                    out[i, f] = (x >> np.int64(p)) & 1

@@ -38,6 +38,9 @@ export const api = {
       method: "POST",
       body: JSON.stringify(seat === undefined ? { name } : { name, seat }),
     }),
+  createParty: (rules, seats, final) =>
+    request(paths.parties, { method: "POST", body: JSON.stringify({ rules, seats, final }) }),
+  party: (id) => request(paths.party(id)),
   presets: async () => listOf(await request(paths.presets), "presets"),
   bots: async () => listOf(await request(paths.bots), "bots"),
 };

@@ -15,13 +15,12 @@ function el(tag, className, text) {
 /** The label people read for slot k: A, 2 … 10. */
 export function slotLabel(k) { return k === 1 ? "A" : String(k); }
 
-/** The key that picks slot k: 1…9, and 0 for 10. */
-export function slotKey(k) { return k === 10 ? "0" : String(k); }
+import { slotKey } from "./prompt.js";
 
 /**
  * One player's board.
- * ctx: {seat, player, state, big, you, toAct, wildSlots: Set<number> (clickable slots),
- *       onSlot(k), startSize, focus}
+ * ctx: {seat, player, name (display name), big, you, toAct, badges: [{text, kind}],
+ *       wildSlots: Set<number> (clickable slots), onSlot(k), startSize, focus}
  */
 export function boardElement(ctx) {
   const { seat, player, big } = ctx;
@@ -35,7 +34,8 @@ export function boardElement(ctx) {
   const header = el("header", "board-head");
   const title = el("h2", "board-name");
   title.id = headingId;
-  title.textContent = ctx.you ? t("board.you", { name: player.name }) : player.name;
+  title.textContent = ctx.you ? t("board.you", { name: ctx.name }) : ctx.name;
+  title.title = title.textContent;
   header.append(title);
   const facts = el("p", "board-facts");
   facts.append(
@@ -43,7 +43,7 @@ export function boardElement(ctx) {
     el("span", "fact size", t("board.size", { count: player.board_size })),
   );
   if (ctx.toAct) facts.append(el("span", "fact turn", t("board.to_play")));
-  if (ctx.winner) facts.append(el("span", "fact winner", ctx.winner));
+  for (const badge of ctx.badges || []) facts.append(el("span", `fact ${badge.kind}`, badge.text));
   header.append(facts);
   section.append(header);
 

@@ -10,6 +10,12 @@ export const paths = {
   presets: "/api/presets",
   bots: "/api/bots",
   tablePage: (id) => `/t/${encodeURIComponent(id)}`,
+  partyPage: (id) => `/p/${encodeURIComponent(id)}`,
+  partyWatchPage: (id) => `/p/${encodeURIComponent(id)}?watch=1`,
+  parties: "/api/parties",
+  party: (id) => `/api/parties/${encodeURIComponent(id)}`,
+  /** The file name the server gives a record download (its Content-Disposition). */
+  recordFile: (id) => `trash-${id}.trash.json`,
   watchPage: (id) => `/t/${encodeURIComponent(id)}?watch=1`,
   rulesPage: (lang) => `/rules/${lang}`,
   socket: (id) => {

@@ -1,18 +1,29 @@
 // The websocket half of the protocol: one socket per page, joined with every seat token
 // this browser holds and the last version it saw; reconnects on its own with backoff.
+// The server's close codes (docs/protocol.md) decide what happens next: a table that does
+// not exist is not tried again, too many connections from this address waits longer, a
+// page that was too slow or did not join in time reconnects at once.
 
 import { paths } from "./config.js";
 
 const PING_MS = 20000;
 const MAX_BACKOFF_MS = 8000;
-/** Close code of the server for a table that does not exist (docs/protocol.md). */
+/** Close codes of the server (docs/protocol.md). */
 const NO_TABLE = 4404;
+const NO_JOIN = 4400;
+const TOO_SLOW = 4408;
+const TOO_MANY = 4429;
+const CROWDED_MS = 15000;
 
 export class Connection {
   /**
    * @param {string} tableId
-   * @param {{tokens: () => string[], version: () => (number|null),
+   * @param {{tokens: () => string[], version: () => (number|null), history: () => boolean,
    *          onMessage: (msg: object) => void, onStatus: (status: string) => void}} hooks
+   *   status: "connecting", "online", "offline", "crowded" (too many connections from
+   *   this address: trying again later), "slow" or "no_join" (closed for reading too
+   *   slowly or not joining in time: "offline" follows) or "gone" (no such table, or
+   *   one set aside: not tried again)
    */
   constructor(tableId, hooks) {
     this.tableId = tableId;
@@ -21,10 +32,12 @@ export class Connection {
     this.backoff = 500;
     this.closed = false;
     this.pingTimer = null;
+    this.retryTimer = null;
   }
 
   open() {
     this.closed = false;
+    clearTimeout(this.retryTimer);
     this.hooks.onStatus("connecting");
     const socket = new WebSocket(paths.socket(this.tableId));
     this.socket = socket;
@@ -32,6 +45,7 @@ export class Connection {
       this.backoff = 500;
       socket.send(JSON.stringify({
         type: "join", tokens: this.hooks.tokens(), version: this.hooks.version(),
+        history: this.hooks.history ? this.hooks.history() : false,
       }));
       this.hooks.onStatus("online");
       clearInterval(this.pingTimer);
@@ -47,15 +61,29 @@ export class Connection {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.closed) return;
-      if (event.code === NO_TABLE) {
-        this.closed = true;
-        this.hooks.onStatus("gone");
-        return;
-      }
-      this.hooks.onStatus("offline");
-      setTimeout(() => { if (!this.closed) this.open(); }, this.backoff);
-      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+      this.onClose(event.code);
     });
+  }
+
+  onClose(code) {
+    if (code === NO_TABLE) {
+      this.closed = true;
+      this.hooks.onStatus("gone");
+      return;
+    }
+    let wait = this.backoff;
+    if (code === TOO_MANY) {
+      this.hooks.onStatus("crowded");
+      wait = CROWDED_MS;
+    } else {
+      // A page too slow to read, or one that did not join in time, comes back at once.
+      if (code === TOO_SLOW) this.hooks.onStatus("slow");
+      else if (code === NO_JOIN) this.hooks.onStatus("no_join");
+      this.hooks.onStatus("offline");
+      if (code === NO_JOIN || code === TOO_SLOW) wait = 0;
+      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+    }
+    this.retryTimer = setTimeout(() => { if (!this.closed) this.open(); }, wait);
   }
 
   /** Send if connected; returns false when offline (the state that comes back on
@@ -79,6 +107,7 @@ export class Connection {
   close() {
     this.closed = true;
     clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
     if (this.socket) this.socket.close();
   }
 }

@@ -1,9 +1,11 @@
 // The chain, step by step: each event of an `events` message applied to a copy of the
 // shown state (so the board can be drawn after every step), and told in words for the
-// live region. The state that arrives with the message always has the last word.
+// "What happened" log. The state that arrives with the message always has the last word.
+// Every fact comes from the server's events (a discard carries `why`); nothing here
+// decides a rule.
 
 import { t } from "./i18n.js";
-import { cardName } from "./cards.js";
+import { cardShort } from "./cards.js";
 
 function clone(state) { return JSON.parse(JSON.stringify(state)); }
 
@@ -20,17 +22,25 @@ export function stepState(previous, event) {
   const state = clone(previous);
   let focus = null;
   switch (event.type) {
+    case "dealer_chosen":
+      state.dealer = event.seat;
+      break;
     case "dealt":
       state.round = event.round;
       state.dealer = event.dealer;
       state.discard = [];
       state.in_hand = null;
       state.round_winners = [];
+      state.unclaimed = [];
+      state.final_from = null;
+      state.called = false;
+      state.match_winner = null;
       (event.sizes || []).forEach((size, seat) => {
         if (!state.players[seat]) return;
         state.players[seat].board_size = size;
         state.players[seat].slots = Array.from({ length: size }, () => ({ card: null, up: false }));
       });
+      state.stock_count = Math.max(0, (state.stock_count || 0));
       state.to_act = event.first;
       focus = "stock";
       break;
@@ -40,6 +50,10 @@ export function stepState(previous, event) {
       if (event.source === "discard") state.discard.pop();
       else state.stock_count = Math.max(0, (state.stock_count || 0) - 1);
       focus = "hand";
+      break;
+    case "called":
+      state.called = true;
+      focus = { seat: event.seat };
       break;
     case "placed": {
       const slot = slotOf(state, event.seat, event.slot);
@@ -70,23 +84,34 @@ export function stepState(previous, event) {
       focus = "discard";
       break;
     case "reshuffled":
-      state.stock_count = event.count;
+      state.stock_count = event.size;
       state.discard = state.discard.slice(-1);
       focus = "stock";
       break;
+    case "completed":
+      if (!event.claimed && !state.unclaimed.includes(event.seat)) state.unclaimed.push(event.seat);
+      focus = { seat: event.seat };
+      break;
+    case "claimed":
+      state.unclaimed = state.unclaimed.filter((s) => s !== event.seat);
+      focus = { seat: event.seat };
+      break;
+    case "final_cycle":
+      state.final_from = event.seat;
+      break;
     case "round_won":
       if (state.players[event.seat]) state.players[event.seat].rounds_won = event.rounds_won;
+      if (!state.round_winners.includes(event.seat)) state.round_winners.push(event.seat);
+      focus = { seat: event.seat };
+      break;
+    case "match_won":
+      state.match_winner = event.seat;
       focus = { seat: event.seat };
       break;
     case "turn_passed":
       state.to_act = event.seat;
       state.in_hand = null;
-      focus = { seat: event.seat };
-      break;
-    case "completed":
-    case "claimed":
-    case "called":
-    case "match_won":
+      state.called = false;
       focus = { seat: event.seat };
       break;
     default:
@@ -95,51 +120,137 @@ export function stepState(previous, event) {
   return { state, focus };
 }
 
-/** One sentence for an event, in the current language. `names[seat]` are the players'
- *  names; `mine` is the set of seats this browser plays ("you"). */
-export function describeEvent(event, names, mine) {
-  const name = (seat) => names[seat] ?? t("seat.unknown", { seat: Number(seat) + 1 });
-  const you = (seat) => mine.has(seat) && mine.size === 1;
-  const p = { name: name(event.seat), card: event.card ? cardName(event.card) : "",
-    slot: event.slot, round: event.round };
+/** Why a card was discarded, as a clause ("slot 10 already holds 10♥"), or "" when the
+ *  event does not say (a choice, or an old server). */
+export function whyClause(event) {
+  const why = event.why;
+  if (!why) return "";
+  switch (why.reason) {
+    case "trash": {
+      const rank = String(event.card || "").slice(0, -1).toUpperCase();
+      return ["J", "Q", "K"].includes(rank) ? t(`why.trash_${rank}`) : t("why.trash");
+    }
+    case "no_slot":
+      return t("why.no_slot", { size: why.size, slot: why.slot });
+    case "taken":
+      return t("why.taken", { slot: why.slot, held: cardShort(why.held) });
+    case "complete":
+      return t("why.complete");
+    default:
+      return "";
+  }
+}
+
+/** The reason a turn ended on a discard, for the prompt: "10♠: slot 10 already holds
+ *  10♥", or "" for a discard the player chose. */
+export function turnEndReason(event) {
+  const clause = whyClause(event);
+  return clause ? t("why.card", { card: cardShort(event.card), why: clause }) : "";
+}
+
+/**
+ * The log lines of a sequence of events: [{text, kind, first}] (`first`: the index of
+ * the first event the line tells). ctx: {name(seat) → display
+ * name, you(seat) → is this the one person at this screen}. A placement and the card it
+ * turned up make one line, as in the terminal's narration.
+ */
+export function describeEvents(events, ctx) {
+  const lines = [];
+  for (let i = 0; i < events.length; i += 1) {
+    const event = events[i];
+    const next = events[i + 1];
+    if (event.type === "placed" && next && next.type === "turned_up"
+        && next.seat === event.seat && next.slot === event.slot) {
+      const key = event.wild ? "event.placed_wild_turned" : "event.placed_turned";
+      lines.push({ text: say(key, event, ctx, { up: cardShort(next.card) }), kind: "move",
+        first: i });
+      i += 1;
+      continue;
+    }
+    const text = describeEvent(event, ctx);
+    if (text) lines.push({ text, kind: kindOf(event), first: i });
+  }
+  return lines;
+}
+
+function kindOf(event) {
+  if (event.type === "dealt" || event.type === "dealer_chosen") return "round";
+  if (["round_won", "match_won", "completed", "claimed"].includes(event.type)) return "win";
+  if (event.type === "turn_passed") return "turn";
+  return "move";
+}
+
+/** A message in the second person when the event's seat is `you`, else with the name. */
+function say(key, event, ctx, extra = {}) {
+  const you = event.seat !== undefined && ctx.you(event.seat);
+  const params = {
+    name: event.seat !== undefined ? ctx.name(event.seat) : "",
+    card: event.card ? cardShort(event.card) : "",
+    slot: event.slot,
+    round: event.round,
+    ...extra,
+  };
+  return t(you ? `${key}_you` : key, params);
+}
+
+/** One sentence for an event, in the current language (see describeEvents). */
+export function describeEvent(event, ctx) {
   switch (event.type) {
-    case "dealer_chosen":
-      return t("event.dealer_chosen", p);
-    case "dealt":
-      return t("event.dealt", { round: event.round, dealer: name(event.dealer),
-        first: name(event.first) });
+    case "dealer_chosen": {
+      const cuts = (event.cuts || []).map(([seat, card]) => (ctx.you(seat)
+        ? t("event.cut_you", { card: cardShort(card) })
+        : t("event.cut", { name: ctx.name(seat), card: cardShort(card) })));
+      if (!cuts.length) return say("event.dealer_first", event, ctx);
+      return say("event.dealer_chosen", event, ctx, { cuts: cuts.join(", ") });
+    }
+    case "dealt": {
+      const params = { round: event.round, dealer: ctx.name(event.dealer),
+        first: ctx.name(event.first) };
+      if (ctx.you(event.dealer)) return t("event.dealt_you_deal", params);
+      if (ctx.you(event.first)) return t("event.dealt_you_first", params);
+      return t("event.dealt", params);
+    }
     case "drew":
-      return t(event.source === "discard" ? "event.drew_discard" : "event.drew_stock", p);
+      return say(event.source === "discard" ? "event.drew_discard" : "event.drew_stock",
+        event, ctx);
     case "called":
-      return t("event.called", p);
+      return say("event.called", event, ctx);
     case "placed":
-      return t(event.wild ? "event.placed_wild" : "event.placed", p);
+      return say(event.wild ? "event.placed_wild" : "event.placed", event, ctx);
     case "turned_up":
-      return t("event.turned_up", p);
+      return say("event.turned_up", event, ctx);
     case "swapped":
-      return t("event.swapped", { ...p, wild: cardName(event.wild) });
-    case "discarded":
-      return t("event.discarded", p);
+      return say("event.swapped", event, ctx, { wild: cardShort(event.wild) });
+    case "discarded": {
+      const why = event.why || {};
+      if (why.reason === "wild") return say("event.trashed_wild", event, ctx);
+      if (why.reason === "kept_wild") {
+        return say("event.trashed_kept", event, ctx, { slot: why.slot, held: cardShort(why.held) });
+      }
+      const clause = whyClause(event);
+      return clause ? say("event.discarded_why", event, ctx, { why: clause })
+        : say("event.discarded", event, ctx);
+    }
     case "stock_empty":
-      return t("event.stock_empty", p);
+      return say("event.stock_empty", event, ctx);
     case "reshuffled":
       return t("event.reshuffled", { count: event.size });
     case "completed":
-      return t(event.claimed ? "event.completed" : "event.completed_uncalled", p);
+      return say(event.claimed ? "event.completed" : "event.completed_uncalled", event, ctx);
     case "penalty_drawn":
-      return t("event.penalty_drawn", p);
+      return say("event.penalty_drawn", event, ctx);
     case "claimed":
-      return t("event.claimed", p);
+      return say("event.claimed", event, ctx);
     case "round_won":
-      return t("event.round_won", { ...p, count: event.rounds_won });
+      return say("event.round_won", event, ctx, { count: event.rounds_won });
     case "final_cycle":
-      return t("event.final_cycle", p);
+      return say("event.final_cycle", event, ctx);
     case "round_void":
-      return t("event.round_void", p);
+      return t("event.round_void", { round: event.round });
     case "match_won":
-      return t("event.match_won", p);
+      return say("event.match_won", event, ctx);
     case "turn_passed":
-      return you(event.seat) ? t("event.turn_passed_you") : t("event.turn_passed", p);
+      return say("event.turn_passed", event, ctx);
     default:
       return "";
   }

@@ -1,5 +1,6 @@
-// The lobby: create a table (preset, variants, 2–4 seats), list open tables to join,
-// the tables this browser already sits at, and join by link.
+// The lobby: create a table (preset, variants, 2–4 seats) or a party (5–8 seats at two
+// tables), list open tables to join, the tables and parties this browser already sits
+// at (with their game, players and whose turn it is), and join by link.
 
 import {
   currentLanguage, detectLanguage, loadLanguage, mountLanguageSwitcher, onLanguageChange, t,
@@ -8,12 +9,13 @@ import {
 import { api } from "./api.js";
 import { paths } from "./config.js";
 import * as store from "./store.js";
+import { displayName, nameProblem } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 const MIN_SEATS = 2;
-const MAX_SEATS = 4;
+const TABLE_SEATS = 4; // more seats make a party at two tables (RULES.md §2)
+const MAX_SEATS = 8;
 const REFRESH_MS = 5000;
-const MAX_NAME = 24; // the server's limit for a seat name
 
 /** Presets offered, in this order (the server's /api/presets supplies their fields). */
 const OFFERED = ["standard", "classic", "kids", "kings-wild", "all-faces-wild", "jokers",
@@ -150,6 +152,34 @@ function updateSeatRows() {
   });
   $("add-seat").disabled = rows.length >= MAX_SEATS;
   $("remove-seat").disabled = rows.length <= MIN_SEATS;
+  const party = rows.length > TABLE_SEATS;
+  $("party-box").hidden = !party;
+  if (party) {
+    const [first, second] = partySplit(rows.length);
+    $("party-note").textContent = t("create.party_note", { count: rows.length, first, second });
+  }
+  $("create-submit").textContent = t(party ? "create.submit_party" : "create.submit");
+}
+
+/** The sizes of a party's two tables (the server's split: 5 → 3 + 2, 8 → 4 + 4). */
+function partySplit(seats) { return [Math.ceil(seats / 2), Math.floor(seats / 2)]; }
+
+/** A refusal of the server in the reader's language (its `error` code), else its words. */
+function errorText(error) {
+  const code = error && error.body && error.body.error;
+  const text = code ? t(`error.${code}`) : null;
+  return text && text !== `error.${code}` ? text : (error && error.message) || t("error.generic");
+}
+
+/** Why these seats' names cannot be used, in words, or null. */
+function seatNamesProblem(seats) {
+  const names = seats.filter((s) => s.name !== undefined).map((s) => s.name);
+  for (const name of names) {
+    const problem = nameProblem(name);
+    if (problem) return t(problem);
+  }
+  const folded = names.map((name) => name.trim().toLowerCase());
+  return new Set(folded).size === folded.length ? null : t("name.taken");
 }
 
 function chosenSeats() {
@@ -157,11 +187,7 @@ function chosenSeats() {
   return [...$("seat-rows").children].map((row, i) => {
     const kind = row.querySelector(".seat-kind").value;
     if (kind === "me") return { kind, name: myName || t("create.default_name", { n: i + 1 }) };
-    if (kind === "bot") {
-      const bot = row.querySelector(".seat-bot").value;
-      const name = t("bot.name", { n: i + 1, level: t(`level.${bot}`) }).slice(0, MAX_NAME);
-      return { kind, bot, name };
-    }
+    if (kind === "bot") return { kind, bot: row.querySelector(".seat-bot").value };
     if (kind === "hotseat") {
       return { kind, name: row.querySelector(".seat-name").value.trim()
         || t("create.default_name", { n: i + 1 }) };
@@ -176,20 +202,42 @@ async function createTable(event) {
   errorBox.hidden = true;
   const name = $("my-name").value.trim();
   const seats = chosenSeats();
-  if (!seats.some((s) => s.kind === "me" || s.kind === "hotseat")) {
-    errorBox.textContent = t("create.need_person");
+  const refuse = (text) => {
+    errorBox.textContent = text;
     errorBox.hidden = false;
+  };
+  if (!seats.some((s) => s.kind === "me" || s.kind === "hotseat")) {
+    refuse(t("create.need_person"));
+    return;
+  }
+  const problem = seatNamesProblem(seats);
+  if (problem) {
+    refuse(problem);
     return;
   }
   if (name) store.saveName(name);
   try {
+    if (seats.length > TABLE_SEATS) {
+      const answer = await api.createParty(chosenRules(), seats, $("party-final").checked);
+      const byTable = new Map();
+      for (const seat of answer.seats || []) {
+        if (!byTable.has(seat.table_id)) byTable.set(seat.table_id, []);
+        byTable.get(seat.table_id).push(seat);
+      }
+      for (const [id, held] of byTable) {
+        store.addSeats(id, held);
+        store.updateTable(id, { created: Date.now() });
+      }
+      store.rememberParty(answer.party_id);
+      location.assign(answer.invite || paths.partyPage(answer.party_id));
+      return;
+    }
     const answer = await api.createTable(chosenRules(), seats);
     store.addSeats(answer.table_id, answer.seats || []);
     store.updateTable(answer.table_id, { created: Date.now() });
     location.assign(answer.invite || paths.tablePage(answer.table_id));
   } catch (error) {
-    errorBox.textContent = t("create.failed", { reason: error.message });
-    errorBox.hidden = false;
+    refuse(t("create.failed", { reason: errorText(error) }));
   }
 }
 
@@ -209,7 +257,7 @@ async function refreshOpen() {
     const item = document.createElement("li");
     item.className = "table-item";
     const text = document.createElement("span");
-    const people = table.seats.filter((s) => s.taken).map((s) => s.name);
+    const people = table.seats.filter((s) => s.taken).map((s) => displayName(s.name));
     text.textContent = t("open.line", {
       game: presetName(table.rules),
       players: t("open.players", { count: table.players }),
@@ -232,7 +280,12 @@ async function refreshOpen() {
 
 async function joinOpen(tableId, button) {
   const name = $("my-name").value.trim();
-  if (!name) {
+  const problem = nameProblem(name);
+  const box = $("open-error");
+  box.hidden = true;
+  if (problem) {
+    box.textContent = t(problem === "name.empty" ? "join.need_name_lobby" : problem);
+    box.hidden = false;
     $("my-name").focus();
     $("my-name").setAttribute("aria-invalid", "true");
     return;
@@ -245,28 +298,113 @@ async function joinOpen(tableId, button) {
     store.updateTable(tableId, { created: Date.now() });
     location.assign(paths.tablePage(tableId));
   } catch (error) {
+    box.textContent = errorText(error);
+    box.hidden = false;
     button.disabled = false;
     refreshOpen();
   }
 }
 
-function showMine() {
-  const tables = store.myTables().slice(0, 8);
-  $("mine-panel").hidden = tables.length === 0;
-  $("mine-list").replaceChildren(...tables.map((table) => {
-    const item = document.createElement("li");
-    const link = document.createElement("a");
-    link.href = paths.tablePage(table.id);
-    link.textContent = t("mine.line", { id: table.id });
-    item.append(link);
-    return item;
+let mineRun = 0;
+
+/** "Your tables": each table this browser sits at with its game, players and status,
+ *  and the parties it made; one click goes back. A table the server no longer has is
+ *  forgotten. */
+async function showMine() {
+  const run = ++mineRun;
+  const entries = store.myTables().slice(0, 8);
+  const parties = store.myParties().slice(0, 4);
+  const looked = await Promise.all(entries.map(async (entry) => {
+    try {
+      return { entry, info: await api.table(entry.id) };
+    } catch (error) {
+      return { entry, info: null, gone: error.status === 404 || error.status === 410 };
+    }
   }));
+  if (run !== mineRun) return;
+  const items = [];
+  const inParty = new Set();
+  for (const { entry, info, gone } of looked) {
+    if (gone) {
+      store.forgetTable(entry.id);
+      continue;
+    }
+    if (info && info.party) inParty.add(info.party);
+    items.push(tableItem(entry, info));
+  }
+  for (const party of parties) {
+    if (!inParty.has(party.id)) continue; // a party shows while this browser holds a seat
+    items.unshift(partyItem(party.id));
+  }
+  $("mine-panel").hidden = items.length === 0;
+  $("mine-list").replaceChildren(...items);
+}
+
+function tableItem(entry, info) {
+  const item = document.createElement("li");
+  item.className = "table-item mine-item";
+  item.dataset.table = entry.id;
+  const text = document.createElement("span");
+  const mine = new Set(entry.seats.map((s) => s.seat));
+  if (!info) {
+    text.textContent = t("mine.unreachable");
+  } else {
+    const name = (seat) => (mine.has(seat) && mine.size === 1 ? t("mine.you")
+      : displayName(info.seats[seat] ? info.seats[seat].name : ""));
+    const people = info.seats.map((s) => name(s.seat));
+    text.textContent = t("mine.line", {
+      game: presetName(info.rules), players: people.join(", "), status: statusOf(info, mine, name),
+    });
+  }
+  const link = document.createElement("a");
+  link.className = "button";
+  link.href = paths.tablePage(entry.id);
+  link.textContent = info && info.status === "over" ? t("mine.open") : t("mine.rejoin");
+  item.append(text, link);
+  return item;
+}
+
+function statusOf(info, mine, name) {
+  const progress = info.progress;
+  if (info.status === "waiting") {
+    return t("mine.waiting", { count: (info.open || []).length });
+  }
+  if (!progress) return t("mine.playing");
+  if (progress.match_winner !== null && progress.match_winner !== undefined) {
+    return t("mine.won", { name: name(progress.match_winner) });
+  }
+  if (progress.to_act === null || progress.to_act === undefined) {
+    return t("mine.round_over", { round: progress.round });
+  }
+  if (mine.has(progress.to_act)) {
+    return mine.size === 1 ? t("mine.your_turn", { round: progress.round })
+      : t("mine.turn_of", { name: name(progress.to_act), round: progress.round });
+  }
+  return t("mine.turn_of", { name: name(progress.to_act), round: progress.round });
+}
+
+function partyItem(id) {
+  const item = document.createElement("li");
+  item.className = "table-item mine-item";
+  const text = document.createElement("span");
+  text.textContent = t("mine.party");
+  const link = document.createElement("a");
+  link.className = "button";
+  link.href = paths.partyPage(id);
+  link.textContent = t("mine.open");
+  item.append(text, link);
+  return item;
 }
 
 function openLink(event) {
   event.preventDefault();
   const raw = $("link-input").value.trim();
   let id = raw;
+  const party = /\/p\/([^/?#]+)/.exec(raw);
+  if (party) {
+    location.assign(paths.partyPage(decodeURIComponent(party[1])));
+    return;
+  }
   const match = /\/t\/([^/?#]+)/.exec(raw);
   if (match) id = decodeURIComponent(match[1]);
   if (id) location.assign(paths.tablePage(id));
@@ -326,7 +464,10 @@ async function main() {
     if (rows.children.length > MIN_SEATS) rows.lastElementChild.remove();
     updateSeatRows();
   });
-  $("my-name").addEventListener("input", () => $("my-name").removeAttribute("aria-invalid"));
+  $("my-name").addEventListener("input", () => {
+    $("my-name").removeAttribute("aria-invalid");
+    $("open-error").hidden = true;
+  });
   $("create-form").addEventListener("submit", createTable);
   $("link-form").addEventListener("submit", openLink);
 

@@ -3,6 +3,7 @@
 
 const PREFIX = "trash.table.";
 const NAME_KEY = "trash.name";
+const PARTIES_KEY = "trash.parties";
 
 function read(key, fallback) {
   try {
@@ -35,6 +36,23 @@ export function addSeats(id, seats) {
   entry.seats.sort((a, b) => a.seat - b.seat);
   saveTable(id, entry);
   return entry;
+}
+
+/** The parties this browser created or joined, newest first: [{id, created}]. */
+export function myParties() {
+  return read(PARTIES_KEY, []);
+}
+
+/** Remember a party (made here, or opened from its link). */
+export function rememberParty(id) {
+  const parties = myParties().filter((p) => p.id !== id);
+  parties.unshift({ id, created: Date.now() });
+  write(PARTIES_KEY, parties.slice(0, 20));
+}
+
+/** Forget a table (it does not exist any more). */
+export function forgetTable(id) {
+  try { localStorage.removeItem(PREFIX + id); } catch { /* private mode */ }
 }
 
 export function updateTable(id, changes) {

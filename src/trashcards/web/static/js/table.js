@@ -1,10 +1,12 @@
 // The table page: joins the table's websocket with this browser's seat tokens, draws the
-// view it is sent, animates each chain step of an `events` message in order, and sends
-// the player's decisions (clicks or keys). The server decides everything; the client
-// only offers what the view's `legal` list allows.
+// view it is sent, plays each step of an `events` message in order (cards fly unless the
+// reader asked for reduced motion), tells it in the "What happened" log, and sends the
+// player's decisions (clicks or keys). The server decides everything; the client only
+// offers what the view's `legal` list allows.
 
 import {
-  detectLanguage, loadLanguage, mountLanguageSwitcher, onLanguageChange, t, translatePage,
+  currentLanguage, detectLanguage, loadLanguage, mountLanguageSwitcher, onLanguageChange, t,
+  translatePage,
 } from "./i18n.js";
 import { api } from "./api.js";
 import { paths } from "./config.js";
@@ -12,23 +14,24 @@ import { Connection } from "./connection.js";
 import * as store from "./store.js";
 import { boardElement, centerElement } from "./board.js";
 import { cardElement, isWildCard } from "./cards.js";
-import { describeEvent, stepState } from "./events.js";
+import { describeEvents, stepState, turnEndReason } from "./events.js";
 import { installKeys } from "./keys.js";
+import { Log } from "./log.js";
+import * as motion from "./motion.js";
+import { displayName } from "./names.js";
+import { andList, turnPrompt, wildSlots } from "./prompt.js";
+import * as sound from "./sound.js";
 
-const STEP_MS = 420;
-const QUIET_STEP_MS = 160;
 const MAX_ANIMATED = 80;
-const LOG_LINES = 60;
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const query = new URLSearchParams(location.search);
 const watching = query.has("watch");
-const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
 const app = {
   table: null,
   state: null, // the latest view from the server
-  shown: null, // what is drawn (an intermediate state while animating)
+  shown: null, // what is drawn (an intermediate state while a chain plays)
   focus: null,
   version: null,
   seats: new Set(), // seats the server accepted for our tokens
@@ -39,9 +42,14 @@ const app = {
   presets: {},
   error: null,
   online: false,
+  gone: null, // {title, text}: the table cannot be shown
+  reason: null, // why this player's last turn ended, while the others play
+  historyFrom: null, // the first move the log holds (from the server's history)
+  asked: null, // the `before` of the history page asked for
 };
 
 const $ = (id) => document.getElementById(id);
+const log = new Log($("log-list"), $("log-scroll"));
 
 // -- rules of this table ---------------------------------------------------------------
 
@@ -67,13 +75,18 @@ function tokens() {
   return watching ? [] : app.entry.seats.map((s) => s.token);
 }
 
-function names() {
-  if (app.state) return app.state.players.map((p) => p.name);
-  if (app.table) return app.table.seats.map((s) => s.name);
-  return [];
+/** The display name of a seat, in the viewer's language for a computer's seat. */
+function nameOf(seat, state = app.state) {
+  const raw = state && state.players[seat] ? state.players[seat].name
+    : app.table && app.table.seats[seat] ? app.table.seats[seat].name : null;
+  return raw === null || raw === undefined ? t("seat.unknown", { seat: Number(seat) + 1 })
+    : displayName(raw);
 }
 
 const hotSeat = () => app.seats.size > 1;
+/** The seat spoken to as "you": the one seat this screen plays (none on a hot seat). */
+const you = (seat) => app.seats.size === 1 && app.seats.has(seat);
+const logContext = (state) => ({ name: (seat) => nameOf(seat, state), you });
 
 /** The seat whose screen this is: its board is drawn largest. */
 function homeSeat() {
@@ -141,11 +154,22 @@ async function joinTable(name, seat) {
   }
 }
 
+function askHistory(before) {
+  if (before <= 0 || app.asked !== null) return;
+  if (connection.send({ type: "history", before })) {
+    app.asked = before;
+    renderLogButton();
+  }
+}
+
 // -- messages ---------------------------------------------------------------------------
+
+let joinedHere = false; // this socket has joined (a join refused for its rate is retried)
 
 function onMessage(msg) {
   switch (msg.type) {
     case "joined":
+      joinedHere = true;
       app.seats = new Set(msg.seats || []);
       app.table = msg.table || app.table;
       document.body.dataset.seats = [...app.seats].join(",");
@@ -157,6 +181,7 @@ function onMessage(msg) {
       break;
     case "state":
     case "events":
+    case "history":
       app.queue.push(msg);
       drain();
       break;
@@ -164,13 +189,26 @@ function onMessage(msg) {
       goToRematch(msg.table_id, msg.url);
       break;
     case "error":
-      app.sent = false;
-      if (msg.code !== "stale_version") showError(`error.${msg.code}`, msg.message);
-      render();
+      onError(msg);
       break;
     default:
       break;
   }
+}
+
+function onError(msg) {
+  app.sent = false;
+  if (msg.code === "rate_limited" && !joinedHere) {
+    // The join itself was refused for this address's rate: join again when allowed.
+    const wait = Math.max(1, Number(msg.retry_after) || 5);
+    showError(null, t("error.join_later", { seconds: Math.ceil(wait) }));
+    setTimeout(() => connection.rejoin(), wait * 1000);
+  } else if (msg.code === "storage_error") {
+    showError("error.storage_error", msg.message);
+  } else if (msg.code !== "stale_version") {
+    showError(`error.${msg.code}`, msg.message);
+  }
+  render();
 }
 
 function goToRematch(newId, url) {
@@ -191,6 +229,7 @@ async function drain() {
     while (app.queue.length) {
       const msg = app.queue.shift();
       if (msg.type === "events") await playEvents(msg);
+      else if (msg.type === "history") onHistory(msg);
       else setState(msg.state, msg.version);
     }
   } finally {
@@ -199,57 +238,83 @@ async function drain() {
 }
 
 function setState(state, version) {
+  const wasMine = app.state && actingSeat() !== null;
   app.state = state;
   app.shown = state;
   app.focus = null;
   app.version = version;
   app.sent = false;
   if (state && state.phase !== "round_over") app.readyClicked = false;
+  if (state && (state.to_act === null || app.seats.has(state.to_act))) app.reason = null;
   if (!hotSeat() && app.seats.size === 1) app.entry.shown = Math.min(...app.seats);
   store.updateTable(tableId, { version, shown: app.entry.shown });
   render();
+  if (!wasMine && actingSeat() !== null) sound.play("turn");
+}
+
+/** A page of the log from the server: the whole current round after a fresh state, or
+ *  an older page asked for. */
+function onHistory(msg) {
+  const lines = describeEvents(msg.events || [], logContext(app.state));
+  if (app.asked !== null && msg.version === app.asked) log.prepend(lines);
+  else log.replace(lines);
+  app.asked = null;
+  app.historyFrom = msg.from_version;
+  app.roundFrom = msg.round_from;
+  if (msg.from_version > msg.round_from) askHistory(msg.from_version); // finish the round
+  renderLogButton();
 }
 
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
+/** Remember why this player's turn ended on a discard, to say so while others play. */
+function noteTurnEnd(events) {
+  for (let i = 0; i < events.length; i += 1) {
+    const event = events[i];
+    if (event.type === "discarded" && app.seats.has(event.seat)) {
+      const reason = turnEndReason(event);
+      if (reason) app.reason = reason;
+    }
+    if (event.type === "turn_passed" && app.seats.has(event.seat)) app.reason = null;
+  }
+}
+
 async function playEvents(msg) {
   const events = msg.events || [];
-  const names = (msg.state || app.state || { players: [] }).players.map((p) => p.name);
+  const lines = describeEvents(events, logContext(msg.state || app.state));
   const animate = app.shown && app.version !== null && msg.from_version === app.version
-    && !reducedMotion.matches && events.length <= MAX_ANIMATED;
-  const told = events.length > MAX_ANIMATED ? events.slice(-MAX_ANIMATED) : events;
+    && motion.motionOn() && events.length <= MAX_ANIMATED;
+  noteTurnEnd(events);
   if (!animate) {
-    for (const event of told) announce(describeEvent(event, names, app.seats));
+    log.append(lines);
+    for (const event of events) {
+      if (event.type === "round_won" || event.type === "match_won") sound.play("win");
+    }
     setState(msg.state, msg.version);
     return;
   }
   app.busy = true;
+  const speed = app.queue.some((m) => m.type === "events") ? 0.5 : 1;
+  let told = 0;
   try {
-    for (const event of events) {
+    for (const [index, event] of events.entries()) {
+      const from = motion.sources(event);
       const { state, focus } = stepState(app.shown, event);
       app.shown = state;
       app.focus = focus;
-      announce(describeEvent(event, names, app.seats));
       render();
-      await sleep(focus ? STEP_MS : QUIET_STEP_MS);
+      while (told < lines.length && lines[told].first <= index) log.append([lines[told++]]);
+      const noise = sound.soundOf(event);
+      if (noise) sound.play(noise);
+      if (event.type === "dealt") await motion.animateDeal(event, speed);
+      else await motion.animateEvent(event, from, speed);
+      await sleep(motion.pause(speed));
     }
   } finally {
+    log.append(lines.slice(told));
     app.busy = false;
   }
   setState(msg.state, msg.version);
-}
-
-// -- live region --------------------------------------------------------------------------
-
-function announce(text) {
-  if (!text) return;
-  const log = $("log-list");
-  const item = document.createElement("li");
-  item.textContent = text;
-  log.append(item);
-  while (log.children.length > LOG_LINES) log.firstElementChild.remove();
-  const box = $("log");
-  box.scrollTop = box.scrollHeight;
 }
 
 let errorTimer = null;
@@ -266,7 +331,7 @@ function showError(key, fallback, sticky = false) {
 function renderError() {
   const box = $("error");
   box.textContent = app.error || "";
-  box.hidden = !app.error;
+  box.hidden = !app.error || Boolean(app.gone);
 }
 
 // -- drawing ---------------------------------------------------------------------------------
@@ -276,45 +341,30 @@ function promptText() {
   const table = app.table;
   if (!state) {
     if (table && table.status === "waiting") return t("prompt.waiting");
+    if (app.status === "crowded") return t("conn.crowded");
     return app.online ? t("prompt.loading") : t("prompt.connecting");
   }
-  const players = state.players;
   if (state.phase === "match_over") {
-    return t("prompt.match_over", { name: players[state.match_winner]?.name ?? "" });
+    return t("prompt.match_over", { name: nameOf(state.match_winner) });
   }
   if (state.phase === "round_over") {
     return t("prompt.round_over", { names: listNames(state.round_winners) });
   }
   if (state.to_act === null) return t("prompt.dealing");
-  const name = players[state.to_act].name;
+  const name = nameOf(state.to_act);
   if (passPending()) return t("prompt.pass", { name });
   const seat = actingSeat();
   if (seat === null) {
     if (!app.online && app.seats.has(state.to_act)) return t("conn.offline");
-    if (app.busy) return t("prompt.playing", { name });
     if (app.sent) return t("prompt.sent");
-    return t("prompt.other_turn", { name });
+    const turn = app.busy ? t("prompt.playing", { name }) : t("prompt.other_turn", { name });
+    return app.reason ? t("prompt.with_reason", { why: app.reason, turn }) : turn;
   }
-  const hot = hotSeat();
-  const legal = new Set(state.legal);
-  if (state.phase === "draw") {
-    const key = legal.has("discard") ? "prompt.draw_or_discard" : "prompt.draw";
-    return t(hot ? `${key}_named` : key, { name });
-  }
-  if (state.phase === "wild") return t("prompt.wild", { name });
-  if (state.phase === "swap") return t("prompt.swap", { name });
-  return t("prompt.other_turn", { name });
+  return turnPrompt(state, name, hotSeat());
 }
 
 function listNames(seats) {
-  const people = names();
-  const list = (seats || []).map((s) => people[s] ?? "");
-  try {
-    return new Intl.ListFormat(document.documentElement.lang, { type: "conjunction" })
-      .format(list);
-  } catch {
-    return list.join(", ");
-  }
+  return andList((seats || []).map((s) => nameOf(s)));
 }
 
 function render() {
@@ -324,17 +374,41 @@ function render() {
   const acting = actingSeat();
   document.body.dataset.acting = acting === null ? "" : String(acting);
   document.body.dataset.pass = passPending() ? "1" : "0";
-
+  document.body.dataset.gone = app.gone ? "1" : "0";
+  if (app.gone) {
+    renderGone();
+    return;
+  }
   const prompt = promptText();
   if ($("prompt").textContent !== prompt) $("prompt").textContent = prompt;
-  $("conn").textContent = app.online ? t("conn.online") : t("conn.offline");
+  $("conn").textContent = app.online ? t("conn.online")
+    : (app.status === "crowded" ? t("conn.crowded_short") : t("conn.offline"));
   $("conn").dataset.online = app.online ? "1" : "0";
   renderInfo();
+  renderNotes();
   renderError();
   renderWaiting();
   renderBoards(acting);
   renderResult();
   renderPass();
+  renderTopbar();
+  motion.keepHidden();
+}
+
+function renderGone() {
+  for (const id of ["status", "game", "waiting", "log", "aids"]) $(id).hidden = true;
+  $("gone").hidden = false;
+  $("gone-title").textContent = app.gone.title;
+  $("gone-text").textContent = app.gone.text;
+  renderTopbar();
+}
+
+function renderTopbar() {
+  const party = app.table && app.table.party;
+  $("party-link").hidden = !party;
+  if (party) $("party-link").href = paths.partyPage(party);
+  $("download").hidden = Boolean(app.gone);
+  $("watch-open").hidden = Boolean(app.gone);
 }
 
 function renderInfo() {
@@ -343,10 +417,42 @@ function renderInfo() {
   if (app.table && app.table.summary) facts.push(presetTitle());
   if (state && state.round) facts.push(t("info.round", { round: state.round }));
   if (state && state.dealer !== null && state.dealer !== undefined && state.players[state.dealer]) {
-    facts.push(t("info.dealer", { name: state.players[state.dealer].name }));
+    facts.push(t("info.dealer", { name: nameOf(state.dealer, state) }));
   }
   if (watching || (app.state && app.seats.size === 0)) facts.push(t("info.watching"));
   $("info").textContent = facts.join(" · ");
+  renderRuleBadges();
+}
+
+/** The table's rules that change play, as badges: the wilds, the packs, the variants and
+ *  the rounds the match is played to. */
+function ruleBadges() {
+  if (!app.table) return [];
+  const badges = [];
+  const wilds = [...wildRanks()];
+  if (ruleField("jokers_per_deck", 0) > 0) wilds.push(t("rule.joker"));
+  badges.push({ kind: "wild", text: t("rule.wild", { ranks: wilds.join(" ") }) });
+  const decks = app.table.decks || 1;
+  if (decks > 1) badges.push({ kind: "packs", text: t("rule.packs", { count: decks }) });
+  if (ruleField("call_trash", false)) badges.push({ kind: "call", text: t("rule.call_trash") });
+  if (ruleField("last_chance", false)) badges.push({ kind: "lap", text: t("rule.last_chance") });
+  const rounds = ruleField("rounds_to_win", null) ?? startSize();
+  badges.push({ kind: "rounds", text: t("rule.first_to", { count: rounds }) });
+  return badges;
+}
+
+function renderRuleBadges() {
+  const box = $("rule-badges");
+  const badges = ruleBadges();
+  const key = badges.map((b) => b.text).join("|");
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...badges.map((badge) => {
+    const span = document.createElement("span");
+    span.className = `rule-badge rule-${badge.kind}`;
+    span.textContent = badge.text;
+    return span;
+  }));
 }
 
 function presetTitle() {
@@ -356,44 +462,98 @@ function presetTitle() {
   return name === key ? preset : name;
 }
 
+/** The seats still to play their one more turn of a last-chance lap, in turn order. */
+function lapLeft(state) {
+  if (state.final_from === null || state.final_from === undefined || state.to_act === null) {
+    return [];
+  }
+  const left = [];
+  const players = state.players.length;
+  for (let seat = state.to_act; seat !== state.final_from && left.length < players;
+    seat = (seat + 1) % players) left.push(seat);
+  return left;
+}
+
+/** What the variants leave pending, in words: a claim waiting for its turn, the
+ *  last-chance lap and the round's winners so far. */
+function notesFor(state) {
+  const notes = [];
+  if (!state || state.phase === "round_over" || state.phase === "match_over") return notes;
+  for (const seat of state.unclaimed || []) {
+    notes.push({ kind: "claim", text: you(seat) ? t("note.unclaimed_you")
+      : t("note.unclaimed", { name: nameOf(seat, state) }) });
+  }
+  if (state.final_from !== null && state.final_from !== undefined) {
+    const left = lapLeft(state).map((seat) => (you(seat) ? t("note.you") : nameOf(seat, state)));
+    const text = you(state.final_from) ? t("note.last_chance_you", { left: andList(left) })
+      : t("note.last_chance", { name: nameOf(state.final_from, state), left: andList(left) });
+    notes.push({ kind: "lap", text });
+    const winners = (state.round_winners || []).map((seat) => (you(seat) ? t("note.you")
+      : nameOf(seat, state)));
+    if (winners.length) notes.push({ kind: "won", text: t("note.winners", { names: andList(winners) }) });
+  }
+  return notes;
+}
+
+function renderNotes() {
+  const notes = notesFor(app.shown);
+  const list = $("notes");
+  list.hidden = notes.length === 0;
+  list.replaceChildren(...notes.map((note) => {
+    const item = document.createElement("li");
+    item.className = `note note-${note.kind}`;
+    item.textContent = note.text;
+    return item;
+  }));
+}
+
+function badgesFor(state, seat) {
+  const badges = [];
+  if (state.match_winner === seat) badges.push({ kind: "winner", text: t("board.match_winner") });
+  else if ((state.round_winners || []).includes(seat)) {
+    badges.push({ kind: "winner", text: t("board.round_winner") });
+  }
+  if (state.called && state.to_act === seat) badges.push({ kind: "called", text: t("board.called") });
+  if ((state.unclaimed || []).includes(seat)) badges.push({ kind: "claim", text: t("board.claims") });
+  if (lapLeft(state).includes(seat)) badges.push({ kind: "lap", text: t("board.one_more_turn") });
+  return badges;
+}
+
 function renderBoards(acting) {
   const state = app.shown;
   const main = $("game");
   main.hidden = !state || !state.players || !state.players.length
-    || !state.players[0].slots.length && state.phase === "chance";
+    || (!state.players[0].slots.length && state.phase === "chance");
   if (main.hidden) return;
   const home = homeSeat();
-  const seatsInOrder = state.players.map((_, i) => i);
+  const players = state.players.length;
   const big = home === null ? 0 : home;
   const others = [];
-  for (let step = 1; step < seatsInOrder.length; step += 1) {
-    others.push((big + step) % seatsInOrder.length);
-  }
+  for (let step = 1; step < players; step += 1) others.push((big + step) % players);
   const legal = acting === null ? new Set() : new Set(app.state.legal);
-  const wildSlots = new Set();
-  for (const action of legal) {
-    const match = /^wild (\d+)$/.exec(action);
-    if (match) wildSlots.add(Number(match[1]));
-  }
-  const winners = new Set(state.round_winners || []);
+  const slots = new Set(wildSlots(legal));
   const boardCtx = (seat, isBig) => ({
     seat,
     player: state.players[seat],
+    name: nameOf(seat, state),
     big: isBig,
-    you: app.seats.has(seat) && !hotSeat(),
+    you: you(seat),
     toAct: state.to_act === seat,
-    winner: state.match_winner === seat ? t("board.match_winner")
-      : (winners.has(seat) ? t("board.round_winner") : null),
-    wildSlots: acting === seat ? wildSlots : null,
+    badges: badgesFor(state, seat),
+    wildSlots: acting === seat ? slots : null,
     onSlot: (k) => act(`wild ${k}`),
     startSize: startSize(),
     focus: app.focus && typeof app.focus === "object" ? app.focus : null,
   });
+  $("opponents").style.setProperty("--others", String(Math.max(others.length, 1)));
+  $("opponents").dataset.count = String(others.length);
   $("opponents").replaceChildren(...others.map((seat) => boardElement(boardCtx(seat, false))));
   $("home").replaceChildren(boardElement(boardCtx(big, true)));
-  const handOwner = state.to_act !== null && state.to_act !== undefined
-    && !(app.seats.has(state.to_act) && !hotSeat())
-    ? state.players[state.to_act].name : null;
+  const handOwner = state.to_act !== null && state.to_act !== undefined && !you(state.to_act)
+    ? nameOf(state.to_act, state) : null;
+  const over = app.state && ["round_over", "match_over"].includes(app.state.phase) && !app.busy;
+  $("center").hidden = over;
+  if (over) return;
   $("center").replaceChildren(centerElement({
     state,
     legal,
@@ -415,7 +575,7 @@ function renderWaiting() {
   list.replaceChildren(...table.seats.map((seat) => {
     const item = document.createElement("li");
     item.textContent = seat.taken
-      ? t("waiting.seat_taken", { seat: seat.seat + 1, name: seat.name })
+      ? t("waiting.seat_taken", { seat: seat.seat + 1, name: displayName(seat.name) })
       : t("waiting.seat_open", { seat: seat.seat + 1 });
     return item;
   }));
@@ -436,7 +596,7 @@ function renderResult() {
   const people = state.players;
   const matchOver = state.phase === "match_over";
   $("result-title").textContent = matchOver
-    ? t("result.match_won", { name: people[state.match_winner]?.name ?? "" })
+    ? t("result.match_won", { name: nameOf(state.match_winner) })
     : t("result.round_won", { names: listNames(state.round_winners), round: state.round });
   const standings = $("standings");
   standings.hidden = !matchOver;
@@ -445,12 +605,12 @@ function renderResult() {
     const order = people.map((p, seat) => ({ p, seat, place: places[seat] }))
       .sort((a, b) => a.place - b.place || a.seat - b.seat);
     const body = $("standings-body");
-    body.replaceChildren(...order.map(({ p, place }) => {
+    body.replaceChildren(...order.map(({ p, seat, place }) => {
       const row = document.createElement("tr");
       const cells = [
-        t("result.place", { place }), p.name,
-        t("board.rounds_won", { count: p.rounds_won }),
-        t("result.face_down", { count: p.slots.filter((s) => !s.up).length }),
+        t("result.place", { place }), nameOf(seat),
+        String(p.rounds_won),
+        String(p.slots.filter((s) => !s.up).length),
       ];
       for (const [i, text] of cells.entries()) {
         const cell = document.createElement(i === 1 ? "th" : "td");
@@ -462,17 +622,20 @@ function renderResult() {
     }));
   } else {
     $("result-scores").textContent = people
-      .map((p) => t("result.score_line", { name: p.name, count: p.rounds_won }))
+      .map((p, seat) => t("result.score_line", { name: nameOf(seat), count: p.rounds_won }))
       .join(" · ");
   }
   $("result-scores").hidden = matchOver;
   const mine = app.seats.size > 0;
+  const party = app.table && app.table.party;
   $("next-round").hidden = matchOver || !mine;
   const ready = (app.table && app.table.ready) || [];
   const allMineReady = [...app.seats].every((s) => ready.includes(s));
   $("next-round").disabled = Boolean(app.readyClicked || (mine && allMineReady));
   $("result-wait").hidden = matchOver || !(app.readyClicked || (mine && allMineReady));
-  $("play-again").hidden = !matchOver || !mine;
+  $("play-again").hidden = !matchOver || !mine || Boolean(party);
+  $("to-party").hidden = !matchOver || !party;
+  if (party) $("to-party").href = paths.partyPage(party);
 }
 
 function renderPass() {
@@ -481,10 +644,26 @@ function renderPass() {
   overlay.hidden = !pending;
   $("game").inert = pending;
   if (!pending) return;
-  const name = app.state.players[app.state.to_act].name;
+  const name = nameOf(app.state.to_act);
   $("pass-title").textContent = t("pass.title", { name });
   $("pass-button").textContent = t("pass.button", { name });
   if (document.activeElement !== $("pass-button")) $("pass-button").focus();
+}
+
+function renderLogButton() {
+  const button = $("log-earlier");
+  button.hidden = !(app.historyFrom > 0);
+  button.disabled = app.asked !== null;
+}
+
+function renderSound() {
+  const on = sound.soundOn();
+  const button = $("sound-button");
+  button.setAttribute("aria-pressed", on ? "true" : "false");
+  const label = on ? t("sound.on") : t("sound.off");
+  button.setAttribute("aria-label", label);
+  button.title = label;
+  button.dataset.on = on ? "1" : "0";
 }
 
 function showPile() {
@@ -498,6 +677,33 @@ function showPile() {
   }));
   $("pile-count").textContent = t("pile.count", { count: state.discard.length });
   $("pile-dialog").showModal();
+}
+
+/** The table cannot be shown: one clear message and the way back to the lobby. */
+async function tableGone() {
+  connection?.close();
+  let code = "no_table";
+  try {
+    await api.table(tableId);
+  } catch (error) {
+    code = (error.body && error.body.error) || code;
+  }
+  const key = code === "quarantined" ? "quarantined" : "no_table";
+  app.gone = { title: t(`gone.${key}_title`), text: t(`gone.${key}_text`) };
+  store.forgetTable(tableId);
+  render();
+}
+
+async function copyLink(link, button, done) {
+  try {
+    await navigator.clipboard.writeText(link);
+  } catch {
+    window.prompt(t("waiting.copy_by_hand"), link); // eslint-disable-line no-alert
+  }
+  const before = button.textContent;
+  button.textContent = done;
+  button.dataset.copied = "1";
+  setTimeout(() => { button.textContent = before; delete button.dataset.copied; }, 2000);
 }
 
 // -- start -------------------------------------------------------------------------------------
@@ -517,23 +723,36 @@ function wireStaticControls() {
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("join-name").value.trim();
-    if (name) joinTable(name);
+    if (!name) {
+      $("join-name").setAttribute("aria-invalid", "true");
+      showError("join.need_name");
+      $("join-name").focus();
+      return;
+    }
+    joinTable(name);
   });
+  $("join-name").addEventListener("input", () => $("join-name").removeAttribute("aria-invalid"));
   for (const button of document.querySelectorAll("[data-copy]")) {
-    button.addEventListener("click", async () => {
-      const input = $(button.dataset.copy);
-      try {
-        await navigator.clipboard.writeText(input.value);
-      } catch {
-        input.select();
-      }
-      button.textContent = t("waiting.copied");
-      setTimeout(() => { button.textContent = t("waiting.copy"); }, 2000);
+    button.addEventListener("click", () => {
+      copyLink($(button.dataset.copy).value, button, t("waiting.copied"));
     });
   }
   $("download").href = paths.record(tableId);
-  $("download").setAttribute("download", `${tableId}.trash.json`);
-  $("watch-open").href = paths.watchPage(tableId);
+  // The name the server gives the file (its Content-Disposition), so both agree.
+  $("download").setAttribute("download", paths.recordFile(tableId));
+  const watch = $("watch-open");
+  watch.href = paths.watchPage(tableId);
+  watch.addEventListener("click", (event) => {
+    event.preventDefault();
+    copyLink(new URL(paths.watchPage(tableId), location.href).href, $("watch-text"),
+      t("table.spectate_copied"));
+  });
+  $("sound-button").addEventListener("click", () => {
+    sound.setSound(!sound.soundOn());
+    renderSound();
+    sound.play("place");
+  });
+  $("log-earlier").addEventListener("click", () => askHistory(app.historyFrom));
   installKeys({
     act: (action) => act(action),
     slot: (k) => act(`wild ${k}`),
@@ -551,27 +770,49 @@ async function loadPresets() {
   } catch { /* the defaults do */ }
 }
 
+function retitle() {
+  document.title = t("table.page_title", { id: tableId });
+  $("rules-link").href = paths.rulesPage(currentLanguage());
+}
+
 async function main() {
   await loadLanguage(detectLanguage());
   translatePage();
   mountLanguageSwitcher($("lang"));
-  onLanguageChange(() => { translatePage(); render(); });
   wireStaticControls();
+  renderSound();
+  onLanguageChange(() => {
+    translatePage();
+    retitle();
+    renderSound();
+    if (app.gone) tableGone();
+    render();
+  });
   if (!tableId) {
-    showError("error.no_table", null, true);
+    tableGone();
     return;
   }
-  document.title = t("table.page_title", { id: tableId });
-  onLanguageChange(() => { document.title = t("table.page_title", { id: tableId }); });
+  retitle();
   loadPresets();
   let firstJoin = true;
   connection = new Connection(tableId, {
     tokens,
-    // A fresh page asks for a whole state; a reconnect asks for what it missed.
+    // A fresh page asks for a whole state and the round's history; a reconnect asks
+    // for what it missed.
     version: () => (firstJoin ? null : app.version),
+    history: () => firstJoin,
     onMessage,
     onStatus: (status) => {
-      if (status === "gone") showError("error.no_table", null, true);
+      app.status = status;
+      if (status === "gone") {
+        tableGone();
+        return;
+      }
+      if (status === "slow" || status === "no_join") {
+        showError(`conn.${status}`);
+        return;
+      }
+      if (status === "connecting") joinedHere = false;
       if (status === "online") firstJoin = false;
       app.online = status === "online";
       render();

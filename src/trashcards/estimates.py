@@ -1,4 +1,5 @@
-"""Estimates with 95 % confidence intervals, computed from streamed totals.
+"""Estimates with 95 % confidence intervals, computed from streamed totals (used by the
+lab, the AI's evaluations and the command line).
 
 Three kinds of figure and how their intervals are made:
 
@@ -18,19 +19,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..simulation import SimStats, wilson_interval
-
 __all__ = [
     "Estimate",
     "HistSummary",
     "difference",
     "hist_summary",
     "mean_of_hist",
-    "merged",
     "proportion",
     "ratio_over_batches",
     "shifted",
     "t975",
+    "wilson_interval",
 ]
 
 Z95 = 1.959963984540054
@@ -39,6 +38,17 @@ Z95 = 1.959963984540054
 _T975 = (12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
          2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
          2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423)
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def t975(df: int) -> float:
@@ -167,11 +177,3 @@ def hist_summary(hist: Mapping[int, int]) -> HistSummary:
 
     return HistSummary(n, mean, math.sqrt(var), items[0][0], quantile(0.1), quantile(0.5),
                        quantile(0.9), items[-1][0])
-
-
-def merged(batches: Sequence[SimStats]) -> SimStats:
-    """The totals of a run given by batches."""
-    total = SimStats(batches[0].players)
-    for batch in batches:
-        total = total + batch
-    return total

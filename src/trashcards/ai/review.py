@@ -1,0 +1,252 @@
+"""Game review: every decision of every player, the move taken against the best one, the
+match-win chance each choice cost, each player's accuracy and biggest mistakes, and the
+stretches of play where luck (the cards, not the choices) swung the match.
+
+Each decision with more than one legal action is evaluated from the view of the player
+to act (:func:`trashcards.ai.evaluate.evaluate`), so a review uses only what the players
+could see. Between rounds, with two players, the match-odds table gives each player's
+chance exactly (up to the table's own error). Along the match a player's chance moves for
+two reasons: their choices (the *cost* of a decision: the best action's chance minus the
+chance of the action taken) and everything else — draws, turn-ups and the other players'
+moves (a *swing*: the change from one evaluated moment to the next that no choice of the
+player explains). Costs and swings add up to the whole change of the chance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, Final
+
+from ..actions import Action
+from ..record import Record
+from ..state import Phase, State, new_match
+from ..views import view
+from .evaluate import Engine, evaluate
+from .odds import MatchOdds, OddsUnavailableError, match_odds
+
+__all__ = ["DEFAULT_SAMPLES", "Decision", "PlayerSummary", "Point", "Review", "Swing",
+           "review"]
+
+#: Deals per decision (a review of a two-player standard match takes about a minute).
+DEFAULT_SAMPLES: Final = 100
+#: How many biggest mistakes and luck swings each summary lists.
+TOP: Final = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision: ``move`` is its index in the record; ``cost`` the match-win chance
+    the choice cost the player (0 when they took the best action), with its 95 %
+    interval; ``mistake`` when that interval lies above 0."""
+
+    move: int
+    seat: int
+    round: int
+    taken: Action
+    best: Action
+    options: int
+    cost: float
+    cost_ci: tuple[float, float]
+    round_cost: float
+    chance_before: float
+    chance_after: float
+
+    @property
+    def mistake(self) -> bool:
+        return self.taken != self.best and self.cost_ci[0] > 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "seat": self.seat, "round": self.round,
+                "taken": str(self.taken), "best": str(self.best), "options": self.options,
+                "cost": round(self.cost, 4), "cost_ci": [round(v, 4) for v in self.cost_ci],
+                "round_cost": round(self.round_cost, 4), "mistake": self.mistake,
+                "match_win_before": round(self.chance_before, 4),
+                "match_win_after": round(self.chance_after, 4)}
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """Every seat's match-win chance at one moment: before move ``move`` (a decision,
+    valued as if the best action were taken) and after it (the action taken), or after
+    move ``move`` when a round ended (``decision`` false: before and after agree)."""
+
+    move: int
+    round: int
+    before: tuple[float, ...]
+    after: tuple[float, ...]
+    decision: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "round": self.round, "decision": self.decision,
+                "before": [round(v, 4) for v in self.before],
+                "after": [round(v, 4) for v in self.after]}
+
+
+@dataclass(frozen=True, slots=True)
+class Swing:
+    """The change of ``seat``'s chance between two evaluated moments (after move
+    ``start``, up to move ``end``) that no choice of that seat explains."""
+
+    seat: int
+    start: int
+    end: int
+    round: int
+    change: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "from_move": self.start, "to_move": self.end,
+                "round": self.round, "change": round(self.change, 4)}
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """A player's decisions in one line: accuracy (share of decisions that were not
+    measurably worse than the best), total and mean cost, biggest mistakes and swings."""
+
+    seat: int
+    name: str
+    decisions: int
+    mistakes: int
+    total_cost: float
+    biggest: tuple[Decision, ...]
+    swings: tuple[Swing, ...]
+
+    @property
+    def accuracy(self) -> float:
+        return 1.0 - self.mistakes / self.decisions if self.decisions else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "decisions": self.decisions,
+                "mistakes": self.mistakes, "accuracy": round(self.accuracy, 4),
+                "total_cost": round(self.total_cost, 4),
+                "mean_cost": round(self.total_cost / self.decisions, 4)
+                if self.decisions else 0.0,
+                "biggest_mistakes": [d.move for d in self.biggest],
+                "luck": [s.to_json() for s in self.swings]}
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review of a record (see the module)."""
+
+    players: tuple[str, ...]
+    decisions: tuple[Decision, ...]
+    points: tuple[Point, ...]
+    summaries: tuple[PlayerSummary, ...]
+    samples: int
+    seed: int
+    horizon: str
+    engine: str
+    winner: int | None
+    notes: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": list(self.players), "winner": self.winner,
+                "samples": self.samples, "seed": self.seed, "horizon": self.horizon,
+                "engine": self.engine,
+                "summary": [s.to_json() for s in self.summaries],
+                "decisions": [d.to_json() for d in self.decisions],
+                "curve": [p.to_json() for p in self.points], "notes": list(self.notes)}
+
+
+def _decisions(record: Record) -> list[tuple[int, State]]:
+    """The state before every action with more than one legal action."""
+    state = new_match(record.rules, record.players)
+    found = []
+    for index, (after, _events) in enumerate(record.steps()):
+        if state.to_act is not None and len(view(state, state.to_act).legal) > 1:
+            found.append((index, state))
+        state = after
+    return found
+
+
+def review(record: Record, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+           engine: Engine = "auto",
+           progress: Callable[[int, int], None] | None = None) -> Review:
+    """Review every decision of ``record`` (every move must be legal: replay it first).
+    ``progress(done, total)`` is called after each evaluated decision."""
+    players = len(record.players)
+    try:
+        odds: MatchOdds | None = match_odds(record.rules, players)
+    except OddsUnavailableError:
+        odds = None
+    todo = dict(_decisions(record))
+    total = len(todo)
+    decisions: list[Decision] = []
+    points: list[Point] = []
+    notes: list[str] = []
+    horizon, used_engine = "round" if odds else "match", "reference"
+    state = new_match(record.rules, record.players)
+    if odds is not None:
+        first = _first_dealt(record)
+        if first is not None:
+            points.append(Point(0, 1, *(odds.after_deal_of(first),) * 2, False))
+    for index, (after, _events) in enumerate(record.steps()):
+        if index in todo:
+            seat = state.to_act
+            assert seat is not None
+            taken = record.moves[index].move
+            assert isinstance(taken, Action)
+            ev = evaluate(view(state, seat), None, samples, seed * 1_000_003 + index,
+                          "auto", engine)
+            horizon, used_engine = ev.horizon, ev.engine
+            if ev.notice and ev.notice not in notes:
+                notes.append(ev.notice)
+            best = ev.best
+            chosen = ev.values[ev.index(taken)]
+            if taken == best.action:
+                cost, ci, round_cost = 0.0, (0.0, 0.0), 0.0
+            else:
+                diff = ev.difference(best.action, taken)
+                cost = diff.value
+                ci = (diff.low if diff.low is not None else cost,
+                      diff.high if diff.high is not None else cost)
+                round_cost = best.round_win.value - chosen.round_win.value
+            decisions.append(Decision(index, seat, state.round, taken, best.action,
+                                      len(ev.values), cost, ci, round_cost,
+                                      best.match_win.value, chosen.match_win.value))
+            points.append(Point(index, state.round, best.match_wins, chosen.match_wins, True))
+            if progress is not None:
+                progress(len(decisions), total)
+        if after.phase is Phase.MATCH_OVER:
+            final = tuple(float(s == after.match_winner) for s in range(players))
+            points.append(Point(index, after.round, final, final, False))
+        elif after.phase is Phase.ROUND_OVER and odds is not None:
+            chances = odds.after(after)
+            points.append(Point(index, after.round, chances, chances, False))
+        state = after
+    swings = _swings(points, players)
+    summaries = tuple(_summary(seat, name, decisions, swings)
+                      for seat, name in enumerate(record.players))
+    return Review(record.players, tuple(decisions), tuple(points), summaries, samples, seed,
+                  horizon, used_engine, state.match_winner, tuple(notes))
+
+
+def _first_dealt(record: Record) -> State | None:
+    """The state just before the first deal (the dealer chosen), if the record has it."""
+    for state, _events in record.steps(1):
+        if state.dealer is not None:
+            return state
+    return None
+
+
+def _swings(points: list[Point], players: int) -> list[Swing]:
+    swings = []
+    for prev, nxt in pairwise(points):
+        for seat in range(players):
+            change = nxt.before[seat] - prev.after[seat]
+            swings.append(Swing(seat, prev.move, nxt.move, nxt.round, change))
+    return swings
+
+
+def _summary(seat: int, name: str, decisions: list[Decision],
+             swings: list[Swing]) -> PlayerSummary:
+    mine = [d for d in decisions if d.seat == seat]
+    mistakes = [d for d in mine if d.mistake]
+    biggest = tuple(sorted(mistakes, key=lambda d: (-d.cost, d.move))[:TOP])
+    luck = tuple(sorted((s for s in swings if s.seat == seat),
+                        key=lambda s: (-abs(s.change), s.start))[:TOP])
+    return PlayerSummary(seat, name, len(mine), len(mistakes), sum(d.cost for d in mine),
+                         biggest, luck)

@@ -1,0 +1,247 @@
+"""Trash as a Gymnasium ``VectorEnv`` on the numba kernel: N tables stepped in one call.
+
+``TrashVectorEnv(num_envs=N, opponents=["greedy"], preset=…, seat=0)`` is N copies of the
+single-agent environment (:class:`trashcards.envs.gymnasium.TrashEnv`): the agent plays
+``seat`` of every table, the other seats are played by the kernel's bots (the bots of
+:mod:`trashcards.bots`, compiled; :data:`~trashcards.envs.gymnasium.KERNEL_BOTS`). A step
+is two compiled calls that release the GIL: the kernel plays every table on to the
+agent's next decision (:class:`trashcards.sim.vector.VectorTables`), then turns the
+public encoding of each agent's view into the observation of the single environments
+(:func:`trashcards.sim.kernel.vector.observation_batch`, the recipe of
+:mod:`trashcards.envs.observation`). Both read only what the agent's view holds.
+
+* Observations: ``(N, 233)`` float32, the single environment's; ``info["action_mask"]``
+  the ``(N, 15)`` int8 masks of the legal actions (all 0 when the agent is not to act).
+* Rewards, truncation at ``max_moves`` and illegal actions (reward -1, the episode ends)
+  as in the single environment.
+* Autoreset: Gymnasium's ``NEXT_STEP`` by default (the step after an episode ended
+  resets that table, with reward 0, and ignores its action); ``SAME_STEP`` resets at
+  once and puts the last observation in ``info["final_obs"]`` (rows marked by
+  ``info["_final_obs"]``); ``DISABLED`` leaves it to ``reset(options={"reset_mask": …})``
+  (until then an ended table ignores its actions and reports its end again, reward 0).
+* Seeds: ``reset(seed=s)`` gives table ``i`` the run seed ``s + i``; its ``k``-th
+  episode is match ``k`` of the kernel's run with that seed, exactly what
+  ``TrashEnv(streams="kernel")`` plays after ``reset(seed=s + i)`` (a differential test
+  proves it); a match that ends before the agent's first decision is skipped, as there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..rules import Rules
+from ..sim.kernel import vector as kernel
+from ..sim.vector import VectorTables
+from .actions import NUM_ACTIONS
+from .episode import DEFAULT_MAX_MOVES, RewardKind, check_options, make_rules, split_reward
+from .gymnasium import ILLEGAL_REWARD, KERNEL_BOTS
+from .observation import OBSERVATION_SIZE, observation_recipe
+
+__all__ = ["TrashVectorEnv"]
+
+_REDEALS: Final = 1000
+_SEEDS: Final = 2**63
+
+Obs = npt.NDArray[np.float32]
+Actions = npt.NDArray[np.int64]
+
+
+class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
+    """``num_envs`` tables of Trash, the agent at ``seat`` of each, the other seats the
+    kernel bots named in ``opponents`` (in seat order, skipping the agent's).
+
+    ``rules``: a :class:`~trashcards.rules.Rules` or a mapping of fields changed from
+    ``preset``; ``reward``: ``"match"`` or ``"round"``; ``autoreset_mode``: a Gymnasium
+    :class:`~gymnasium.vector.AutoresetMode` (or its value); ``copy``: return fresh
+    arrays (``False``: the env's own buffers, overwritten by the next call).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 - Gymnasium's
+
+    def __init__(self, num_envs: int = 1024, opponents: Sequence[str] = ("greedy",),
+                 preset: str = "standard", seat: int = 0,
+                 rules: Rules | Mapping[str, Any] | None = None, reward: RewardKind = "match",
+                 max_moves: int = DEFAULT_MAX_MOVES,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 copy: bool = True) -> None:
+        if isinstance(opponents, str):
+            opponents = [opponents]
+        check_options(reward, max_moves)
+        players = len(opponents) + 1
+        self.rules = make_rules(preset, rules)
+        self.rules.check_players(players)
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1}, got {seat}")
+        for bot in opponents:
+            if not isinstance(bot, str) or bot.strip().lower() not in KERNEL_BOTS:
+                raise ValueError(f"opponents must be bots the kernel has "
+                                 f"({', '.join(KERNEL_BOTS)}), got {bot!r}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        self.metadata = {"autoreset_mode": self.autoreset_mode}
+        self.num_envs = num_envs
+        self.seat = seat
+        self.players = players
+        self.reward_kind: RewardKind = reward
+        self.max_moves = max_moves
+        self.copy = copy
+        self.render_mode = None
+        bots = [*opponents[:seat], "random", *opponents[seat:]]  # the agent's seat: unused
+        self.tables = VectorTables(self.rules, bots, num_envs, agent_seats=seat,
+                                   max_moves=max_moves, **_values(reward, players))
+        self._recipe = observation_recipe(self.rules)
+        self.single_observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._obs = np.zeros((num_envs, OBSERVATION_SIZE), dtype=np.float32)
+        self._run = np.zeros(num_envs, dtype=np.int64)
+        self._index = np.zeros(num_envs, dtype=np.int64)
+        self._ended = np.zeros(num_envs, dtype=bool)
+        self._terminated = np.zeros(num_envs, dtype=bool)
+        self._seeded = False
+        self._all = np.arange(num_envs, dtype=np.int64)
+
+    # -- Gymnasium's API ------------------------------------------------------------------
+
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        """Start a new episode on every table (or on those of ``options["reset_mask"]``).
+
+        ``seed``: an int ``s`` gives table ``i`` the run seed ``s + i``; a sequence gives
+        each its own. Without one, each table plays the next match of its run (the
+        first reset draws the runs' seeds from the env's ``np_random``)."""
+        super().reset(seed=seed if isinstance(seed, int) else None)
+        which = self._all
+        if options is not None and "reset_mask" in options:
+            picked = np.asarray(options["reset_mask"], dtype=bool)
+            if picked.shape != (self.num_envs,):
+                raise ValueError(f"reset_mask must have shape ({self.num_envs},)")
+            which = self._all[picked]
+        if seed is not None:
+            runs = (np.arange(self.num_envs, dtype=np.int64) + seed if isinstance(seed, int)
+                    else np.array(list(seed), dtype=np.int64))
+            if runs.shape != (self.num_envs,):
+                raise ValueError(f"one seed per table: {self.num_envs}, got {runs.shape}")
+            self._run[which] = runs[which]
+            self._index[which] = 0
+            self._seeded = True
+        elif not self._seeded:
+            self._run[:] = self.np_random.integers(_SEEDS, size=self.num_envs)
+            self._seeded = True
+        else:
+            self._index[which] += 1
+        self._deal(which)
+        self._ended[which] = False
+        self._observe(which)
+        return self._out(self._obs), self._info()
+
+    def step(self, actions: npt.ArrayLike) -> tuple[Obs, npt.NDArray[Any], npt.NDArray[Any],
+                                                   npt.NDArray[Any], dict[str, Any]]:
+        """Every table takes its action (see the module's text for autoreset): the
+        observations, rewards (float64), terminations and truncations (bool), info."""
+        acts = np.array(actions, dtype=np.int64)
+        if acts.shape != (self.num_envs,):
+            raise ValueError(f"one action per table: shape ({self.num_envs},), "
+                             f"got {acts.shape}")
+        resetting = self._ended if self.autoreset_mode is AutoresetMode.NEXT_STEP else None
+        waiting = self._ended.copy()  # ended at an earlier step: their actions are ignored
+        acts[waiting] = -1
+        tables = self.tables
+        tables.step(acts, skip_illegal=True)
+        illegal = tables.illegal.astype(bool) & ~waiting
+        rewards = tables.reward.copy()
+        rewards[illegal] = ILLEGAL_REWARD
+        terminated = tables.done.astype(bool) | illegal
+        truncated = tables.truncated.astype(bool) & ~terminated
+        if resetting is None:  # DISABLED: an ended table says so again, with no reward
+            rewards[waiting] = 0.0
+            terminated[waiting] = self._terminated[waiting]
+            truncated[waiting] = ~self._terminated[waiting]
+        self._terminated = terminated
+        info: dict[str, Any] = {}
+        if illegal.any():
+            info["illegal"], info["_illegal"] = illegal, illegal.copy()
+        if resetting is not None and resetting.any():
+            which = self._all[resetting]
+            self._index[which] += 1
+            self._deal(which)
+            rewards[which] = 0.0
+            terminated[which] = False
+            truncated[which] = False
+        ended = terminated | truncated
+        self._observe(self._all)
+        if self.autoreset_mode is AutoresetMode.SAME_STEP and ended.any():
+            which = self._all[ended]
+            info["final_obs"], info["_final_obs"] = self._obs.copy(), ended.copy()
+            self._index[which] += 1
+            self._deal(which)
+            self._observe(which)
+            self._ended[:] = False
+        else:
+            self._ended = ended
+        info.update(self._info())
+        return self._out(self._obs), rewards, terminated, truncated, info
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release: the tables are arrays."""
+
+    # -- the tables -----------------------------------------------------------------------
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of every table now, (N, 15) booleans."""
+        masks: npt.NDArray[np.bool_] = self.tables.mask.astype(bool)
+        return masks
+
+    def _deal(self, which: npt.NDArray[np.int64]) -> None:
+        """Tables ``which`` start the current match of their run, skipping matches that
+        end before the agent's first decision."""
+        tables = self.tables
+        for _ in range(_REDEALS):
+            if not len(which):
+                return
+            tables.reset(which, self._run[which].tolist(), indices=self._index[which])
+            over = (tables.done[which] | tables.truncated[which]).astype(bool)
+            which = which[over]
+            self._index[which] += 1
+        raise RuntimeError(f"{_REDEALS} matches in a row ended before the agent could act")
+
+    def _observe(self, which: npt.NDArray[np.int64]) -> None:
+        kinds, sources, params = self._recipe
+        if len(which) == self.num_envs:
+            kernel.observation_batch(self.tables.obs, kinds, sources, params, self._obs)
+        else:
+            part = np.empty((len(which), OBSERVATION_SIZE), dtype=np.float32)
+            kernel.observation_batch(self.tables.obs[which], kinds, sources, params, part)
+            self._obs[which] = part
+
+    def _info(self) -> dict[str, Any]:
+        mask = self.tables.mask.view(np.int8)
+        return {"action_mask": mask.copy() if self.copy else mask,
+                "_action_mask": np.ones(self.num_envs, dtype=bool)}
+
+    def _out(self, obs: Obs) -> Obs:
+        return obs.copy() if self.copy else obs
+
+
+def _values(reward: RewardKind, players: int) -> dict[str, npt.NDArray[np.float64]]:
+    """The kernel's reward tables: each round's or the match's value to each agent seat
+    (:func:`~trashcards.envs.episode.split_reward`)."""
+    rounds = np.zeros((players, 1 << players), dtype=np.float64)
+    match = np.zeros((players, players), dtype=np.float64)
+    if reward == "round":
+        for w in range(1 << players):
+            winners = tuple(s for s in range(players) if w >> s & 1)
+            rounds[:, w] = split_reward(winners, players)
+    else:
+        for s in range(players):
+            match[:, s] = split_reward((s,), players)
+    return {"round_values": rounds, "match_values": match}

@@ -1,0 +1,50 @@
+"""The training example (examples/train.py) runs end to end on a tiny budget and writes
+its learning curve and figures."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("matplotlib")
+pytest.importorskip("numba")
+
+SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "train.py"
+
+
+def test_the_training_example_runs_and_writes_its_curve_and_figures(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--steps", "1024", "--num-envs", "16", "--rollout",
+         "32", "--eval-matches", "24", "--eval-every", "1", "--preset", "kids",
+         "--out-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "100"},
+        check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "before training: vs random" in out.stdout
+    assert "after training: vs random" in out.stdout
+    png = (tmp_path / "envs-learning-curve.png").read_bytes()
+    assert png.startswith(b"\x89PNG")
+    assert len(png) > 5000
+    result = json.loads((tmp_path / "envs-training.json").read_text())
+    assert result["steps"] == 1024
+    assert result["updates"] == 2
+    assert [point["steps"] for point in result["curve"]] == [0, 512, 1024]
+    for when in ("before", "after"):
+        for bot in ("random", "greedy"):
+            est = result[when][bot]
+            assert est["n"] == 24
+            assert 0 <= est["low"] <= est["value"] <= est["high"] <= 1
+
+
+def test_bad_budgets_are_refused_clearly() -> None:
+    out = subprocess.run([sys.executable, str(SCRIPT), "--steps", "0"], capture_output=True,
+                         text=True, timeout=60, check=False)
+    assert out.returncode == 2
+    assert "must be at least 1" in out.stderr
+    assert "Traceback" not in out.stderr
