@@ -32,6 +32,16 @@ A seat told ``rate_limited``, ``unavailable`` or ``storage_error`` sends its mes
 again after ``retry_after``; the servers started here lift every per-address and
 per-socket limit (the benchmark is one address playing flat out).
 
+``--ai`` runs another scenario (issue 12): N tables (default 100), each one person (a
+websocket played by greedy at ``--think`` pace, default 1 s) against an ``expert`` bot of
+the server at its live pace (0.7 s plus up to 0.5 s); the person asks for a hint before
+every decision, and the server sends every seat's win chances after every version. It
+measures how fast the person's actions are answered (act to its ``events``) and the hints
+(request to answer), then runs the same tables without AI load in the same run (greedy
+bots, hints off, so no win chances either) and prints the ratio:
+
+    python benchmarks/server.py --ai --tables 100 --seconds 30
+
 Client and server share the machine: the client's own work (parsing every frame, the
 bots' decisions) is part of what is measured.
 """
@@ -289,6 +299,192 @@ async def bench(args: argparse.Namespace, url: str) -> Stats:
     return stats
 
 
+@dataclass
+class AiStats:
+    """What the ``--ai`` scenario measures."""
+
+    act_latency: list[float] = field(default_factory=list)
+    hint_latency: list[float] = field(default_factory=list)
+    chances: int = 0
+    bot_moves: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    measuring: bool = False
+    joined: int = 0
+
+    def error(self, code: str) -> None:
+        if self.measuring:
+            self.errors[code] = self.errors.get(code, 0) + 1
+
+
+class AiTable:
+    """One person (greedy, at ``think`` pace, asking for a hint before each decision when
+    ``hints``) against a server bot."""
+
+    def __init__(self, url: str, rules: dict[str, Any], bot: str, hints: bool, seed: int,
+                 stats: AiStats, think: float) -> None:
+        self.url, self.rules_json, self.bot, self.hints = url, rules, bot, hints
+        self.rules = Rules.from_dict(rules)
+        self.person = make_bot("greedy", random.Random(f"person/{seed}"))
+        self.rng = random.Random(f"think/{seed}")
+        self.stats, self.think = stats, think
+
+    async def run(self, http: httpx.AsyncClient, stop: asyncio.Event) -> None:
+        made = (await http.post(f"{self.url}/api/tables", json={
+            "rules": self.rules_json, "hints": self.hints,
+            "seats": [{"kind": "me", "name": "Person"}, {"kind": "bot", "bot": self.bot}]})
+                ).json()
+        table_id, token = made["table_id"], made["seats"][0]["token"]
+        while table_id is not None and not stop.is_set():
+            table_id = await self._play(table_id, token, stop)
+
+    async def _play(self, table_id: str, token: str, stop: asyncio.Event) -> str | None:
+        stats = self.stats
+        ws_url = self.url.replace("http", "ws", 1) + f"/ws/{table_id}"
+        sent: dict[int, float] = {}
+        asked: dict[int, float] = {}
+        state: dict[str, Any] | None = None
+        version = -1
+        try:
+            async with connect(ws_url, max_queue=None, ping_interval=None, open_timeout=120,
+                               compression=None) as ws:
+                await ws.send(json.dumps({"type": "join", "tokens": [token],
+                                          "version": None}))
+                async for text in ws:
+                    now = time.perf_counter()
+                    message = json.loads(text)
+                    kind = message["type"]
+                    if kind == "joined":
+                        stats.joined += 1
+                        continue
+                    if kind == "error":
+                        stats.error(message["code"])
+                        continue
+                    if kind == "rematch":
+                        return str(message["table_id"])
+                    if kind == "chances":
+                        stats.chances += stats.measuring
+                        continue
+                    if kind == "hint":
+                        start = asked.pop(message["version"], None)
+                        if start is not None and stats.measuring:
+                            stats.hint_latency.append(now - start)
+                        if state is not None and message["version"] == version:
+                            await self._act(ws, token, state, version, sent)
+                        continue
+                    if kind not in ("state", "events"):
+                        continue
+                    if kind == "events":
+                        start = sent.pop(message["from_version"], None)
+                        if start is not None and stats.measuring:
+                            stats.act_latency.append(now - start)
+                        elif stats.measuring:
+                            stats.bot_moves += 1
+                    state, version = message["state"], message["version"]
+                    if stop.is_set():
+                        return None
+                    if state["phase"] == "match_over":
+                        await ws.send(json.dumps({"type": "rematch", "token": token}))
+                        continue
+                    if state["to_act"] != 0 or state["phase"] not in ("draw", "wild", "swap"):
+                        continue
+                    await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+                    if state is not message["state"]:
+                        continue  # pragma: no cover - one reader per socket
+                    if self.hints:
+                        asked[version] = time.perf_counter()
+                        await ws.send(json.dumps({"type": "hint", "token": token,
+                                                  "version": version}))
+                    else:
+                        await self._act(ws, token, state, version, sent)
+        except Exception as exc:  # a broken connection is an error of the run
+            if not stop.is_set():
+                stats.error(type(exc).__name__)
+        return None
+
+    async def _act(self, ws: ClientConnection, token: str, state: dict[str, Any],
+                   version: int, sent: dict[int, float]) -> None:
+        action = self.person.choose(view_from_json(state, self.rules))
+        sent[version] = time.perf_counter()
+        await ws.send(json.dumps({"type": "act", "token": token, "action": str(action),
+                                  "version": version}))
+
+
+def start_live_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+    """A server whose bots play at their live pace (the default delay)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trashcards", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--db", str(db), "--round-pause", "1",
+         "--create-rate", "1000000", "--join-rate", "1000000000", "--max-connections", "100000",
+         "--hint-rate", "100"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    words = line.split()
+    if "at" not in words:
+        proc.kill()
+        raise SystemExit(f"the server did not start: {line}")
+    return proc, words[words.index("at") + 1].rstrip("/")
+
+
+async def ai_bench(args: argparse.Namespace, url: str, bot: str, hints: bool) -> AiStats:
+    stats = AiStats()
+    stop = asyncio.Event()
+    rules = {"preset": args.preset}
+    async with httpx.AsyncClient(limits=httpx.Limits(max_connections=50), timeout=60) as http:
+        tables = [AiTable(url, rules, bot, hints, n, stats, args.think or 1.0)
+                  for n in range(args.tables)]
+        tasks = [asyncio.create_task(t.run(http, stop)) for t in tables]
+        while stats.joined < args.tables:
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(args.warmup)
+        stats.measuring = True
+        await asyncio.sleep(args.seconds)
+        stats.measuring = False
+        stop.set()
+        await asyncio.wait(tasks, timeout=30)
+        for task in tasks:
+            task.cancel()
+    return stats
+
+
+def ai_main(args: argparse.Namespace) -> None:
+    """The ``--ai`` scenario and its baseline, each on a fresh server."""
+    results: dict[str, AiStats] = {}
+    for name, bot, hints in (("AI load", "expert", True), ("baseline", "greedy", False)):
+        with tempfile.TemporaryDirectory() as tmp:
+            proc, url = start_live_server(Path(tmp) / "bench.sqlite3")
+            try:
+                results[name] = asyncio.run(ai_bench(args, url, bot, hints))
+            finally:
+                proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+    ms = 1000.0
+    print(f"tables: {args.tables}, each one person (think {args.think or 1.0:g} s) against "
+          f"a server bot at live pace ({args.preset}); measured {args.seconds:.0f} s after "
+          f"{args.warmup:.0f} s warm-up, each scenario on a fresh server")
+    for name, stats in results.items():
+        acts = stats.act_latency
+        line = (f"{name:9}: actions answered {len(acts)} ({len(acts) / args.seconds:.0f}/s), "
+                f"p50 {percentile(acts, 0.5) * ms:.1f} ms, p99 {percentile(acts, 0.99) * ms:.1f}"
+                f" ms, max {max(acts, default=float('nan')) * ms:.1f} ms; bot moves "
+                f"{stats.bot_moves}")
+        if stats.hint_latency:
+            hints = stats.hint_latency
+            line += (f"; hints {len(hints)} ({len(hints) / args.seconds:.0f}/s) p50 "
+                     f"{percentile(hints, 0.5) * ms:.1f} ms p99 "
+                     f"{percentile(hints, 0.99) * ms:.1f} ms; win-chance frames "
+                     f"{stats.chances} ({stats.chances / args.seconds:.0f}/s)")
+        print(line + f"; errors {sum(stats.errors.values())} {stats.errors or ''}")
+    load, base = results["AI load"], results["baseline"]
+    p99 = percentile(load.act_latency, 0.99)
+    print(f"action p99 with AI load / without: {p99 / percentile(base.act_latency, 0.99):.2f}"
+          f"  (target: p99 under 50 ms: {'met' if p99 < 0.050 else 'NOT met'})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=500)
@@ -306,7 +502,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="measure 1 to N server processes on a throwaway PostgreSQL "
                              "cluster, in this run (default: one process on SQLite)")
+    parser.add_argument("--ai", action="store_true",
+                        help="the AI scenario instead: --tables people (default 100) against "
+                             "expert bots, asking for hints, with win chances, against a "
+                             "baseline without AI in the same run")
     args = parser.parse_args()
+    if args.ai:
+        if args.tables == parser.get_default("tables"):
+            args.tables = 100
+        ai_main(args)
+        return
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 65536)), hard))
     if args.url:

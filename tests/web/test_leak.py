@@ -11,7 +11,10 @@ back into a View. Two checks:
    end and the stock below what was drawn) swap places — board with board, board with
    stock, stock with stock. The players see nothing different, so every seat must
    receive byte-identical frames; any leak of a hidden card, the stock order, a count per
-   rank or a sort order would show as a different frame.
+   rank or a sort order would show as a different frame. The seat to act asks for a hint
+   before every move, so the hints (computed by the AI from the seat's view) are among
+   those frames, and every seat's win chances of each version that both runs computed
+   must be identical too.
 
 ``test_the_check_catches_a_leaky_server`` proves the second check can fail.
 """
@@ -94,17 +97,23 @@ GAMES = [
 ]
 
 Frames = dict[str, list[str]]
+#: every socket's ``chances`` frames by version
+Chances = dict[str, dict[int, dict[str, Any]]]
 
 
-def play(tmp_path: Path, name: str, game: Game, chance: Callable[[str], random.Random],
-         follower_db: str | None = None) -> tuple[Frames, str]:
+def play(tmp_path: Path, name: str, game: Game,
+         chance: Callable[[str], random.Random], strict: bool = True,
+         follower_db: str | None = None) -> tuple[Frames, str, Chances]:
     """One match through a fresh server: every seat a bot on its own websocket, plus a
-    spectator. With ``follower_db`` (an empty PostgreSQL database) there are two servers
-    on it: the first makes the table and owns it, and every socket is on the second, which
-    only follows the table (moves forwarded, events heard from the database). Returns the
-    frames each socket received and the record."""
+    spectator; the seat to act asks for a hint before each move. With ``follower_db`` (an
+    empty PostgreSQL database) there are two servers on it: the first makes the table and
+    owns it, and every socket is on the second, which only follows the table (moves
+    forwarded, events heard from the database). Returns the frames each socket received
+    (the win chances apart, by version) and the record. ``strict``: every hint must be
+    answered (a leaky server's may fail)."""
     db: Path | str = tmp_path / f"{name}.sqlite3" if follower_db is None else follower_db
-    settings = make_settings(db, seed=game.seed, round_pause=0.0, chance_rng=chance)
+    settings = make_settings(db, seed=game.seed, round_pause=0.0, chance_rng=chance,
+                             hint_samples=40, chance_samples=40)
     rules = Rules.from_dict(game.rules)
     players = len(game.bots)
     bots = [make_bot(b, random.Random(f"{game.seed}/{seat}")) for seat, b in enumerate(game.bots)]
@@ -113,7 +122,8 @@ def play(tmp_path: Path, name: str, game: Game, chance: Callable[[str], random.R
         client = owner
         if follower_db is not None:
             client = stack.enter_context(TestClient(create_app(make_settings(
-                follower_db, seed=game.seed + 1000, round_pause=0.0))))
+                follower_db, seed=game.seed + 1000, round_pause=0.0, hint_samples=40,
+                chance_samples=40))))
         made = create(owner, [{"kind": "hotseat", "name": f"{b} {i}"}
                               for i, b in enumerate(game.bots)], game.rules)
         table_id = made["table_id"]
@@ -129,6 +139,11 @@ def play(tmp_path: Path, name: str, game: Game, chance: Callable[[str], random.R
             to_act = states["spectator"]["to_act"]
             if to_act is not None:
                 seat_view = view_from_json(states[str(to_act)], rules)
+                socks[str(to_act)].send({"type": "hint", "token": tokens[to_act],
+                                         "version": version})
+                answer = socks[str(to_act)].recv()
+                assert answer["type"] == "hint" or not strict, answer
+                assert answer.get("version", version) == version
                 action = bots[to_act].choose(seat_view)
                 socks[str(to_act)].send({"type": "act", "token": tokens[to_act],
                                          "action": str(action), "version": version})
@@ -143,7 +158,8 @@ def play(tmp_path: Path, name: str, game: Game, chance: Callable[[str], random.R
             assert owner.get("/healthz").json()["tables_owned"] == 1
         record = client.get(f"/api/tables/{table_id}/record")
         assert record.headers["x-trash-record"] == "complete"
-        return {key: sock.frames for key, sock in socks.items()}, record.text
+        chances = {key: {c["version"]: c for c in sock.chances} for key, sock in socks.items()}
+        return {key: sock.frames for key, sock in socks.items()}, record.text, chances
 
 
 def check_frames(frames: Frames, record: Record) -> None:
@@ -159,7 +175,7 @@ def check_frames(frames: Frames, record: Record) -> None:
         for text in texts:
             assert '"stock":' not in text  # no stock field anywhere
             message = json.loads(text)
-            if message["type"] == "joined":
+            if message["type"] in ("joined", "hint"):
                 continue
             assert message["type"] == "events"
             assert message["seat"] == seat
@@ -262,11 +278,12 @@ def permuted_replay(tmp_path: Path, game: Game, check: bool = True,
                     databases: Callable[[], str] | None = None,
                     ) -> tuple[Frames, Frames, Counter[str], str]:
     """Play ``game``, check its frames, then play it again with hidden cards permuted;
-    with ``databases`` (new empty PostgreSQL databases) each time through a second
-    server that follows the table (see :func:`play`)."""
+    the win chances of every version both runs computed must agree. With ``databases``
+    (new empty PostgreSQL databases) each time through a second server that follows the
+    table (see :func:`play`)."""
     recorder = RecordingRandom(f"chance/{game.seed}")
-    frames, text = play(tmp_path, "first", game, lambda _table_id: recorder,
-                        None if databases is None else databases())
+    frames, text, chances = play(tmp_path, "first", game, lambda _table_id: recorder, check,
+                                 None if databases is None else databases())
     record = loads(text)
     if check:
         check_frames(frames, record)
@@ -274,8 +291,14 @@ def permuted_replay(tmp_path: Path, game: Game, check: bool = True,
     assert entries != list(record.moves), "no hidden card could be permuted"
     outputs = permuted_outputs(recorder.outputs, record.moves, entries)
     scripted = ScriptedRandom(outputs)
-    again, text2 = play(tmp_path, "permuted", game, lambda _table_id: scripted,
-                        None if databases is None else databases())
+    again, text2, chances2 = play(tmp_path, "permuted", game, lambda _table_id: scripted,
+                                  check, None if databases is None else databases())
+    for key in chances:
+        both = set(chances[key]) & set(chances2[key])
+        if check:
+            assert both, f"{key} got no win chances of the same version twice"
+            for version in both:
+                assert chances[key][version] == chances2[key][version], (key, version)
     assert not scripted.outputs  # every scripted shuffle was used
     assert [str(e) for e in loads(text2).moves] == [str(e) for e in entries]
     return frames, again, kinds, text

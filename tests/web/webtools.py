@@ -31,8 +31,8 @@ T = TypeVar("T")
 
 
 def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
-    """Settings for tests: no bot delay, no pause timer, no rate limit or per-address
-    cap, seeded chance and bots, table ids t0, t1, …"""
+    """Settings for tests: no bot delay, no pause timer, no rate limit (of messages,
+    hints and reviews) or per-address cap, seeded chance and bots, table ids t0, t1, …"""
     counter = itertools.count()
     values: dict[str, Any] = {
         "db_path": db, "bot_delay": 0.0, "bot_jitter": 0.0, "round_pause": 3600.0,
@@ -40,6 +40,7 @@ def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
         "bot_rng": lambda table_id, seat: random.Random(f"{seed}/{table_id}/{seat}"),
         "new_id": lambda: f"t{next(counter)}", "rate": 1e6, "burst": 1_000_000,
         "create_rate": 1e9, "join_rate": 1e9, "max_connections": 1_000_000,
+        "hint_rate": 1e6, "hint_burst": 1_000_000, "review_rate": 1e9,
     }
     values.update(changes)
     return Settings(**values)
@@ -51,6 +52,10 @@ class Socket:
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.frames: list[str] = []
+        #: the ``chances`` frames, which come whenever the server has computed them:
+        #: :meth:`recv` sets them aside here (in order) and returns the next other frame
+        self.chances: list[dict[str, Any]] = []
+        self._held: list[str] = []
 
     def send(self, message: dict[str, Any] | str) -> None:
         if isinstance(message, str):
@@ -58,12 +63,39 @@ class Socket:
         else:
             self.ws.send_text(json.dumps(message))
 
-    def recv(self) -> dict[str, Any]:
-        text = self.ws.receive_text()
+    def _next(self) -> tuple[str, dict[str, Any]]:
+        text = self._held.pop(0) if self._held else self.ws.receive_text()
         parse_server_message(text)  # raises if the frame breaks the protocol
-        self.frames.append(text)
         data: dict[str, Any] = json.loads(text)
+        return text, data
+
+    def recv(self) -> dict[str, Any]:
+        while True:
+            text, data = self._next()
+            if data["type"] != "chances":
+                break
+            self.chances.append(data)
+        self.frames.append(text)
         return data
+
+    def recv_chances(self, version: int) -> dict[str, Any]:
+        """The ``chances`` frame of ``version``, waiting for it (the other frames that
+        come first are kept for :meth:`recv`)."""
+        held: list[str] = []
+        try:
+            while True:
+                for message in self.chances:
+                    if message["version"] == version:
+                        return message
+                text = self.ws.receive_text()
+                parse_server_message(text)
+                data: dict[str, Any] = json.loads(text)
+                if data["type"] == "chances":
+                    self.chances.append(data)
+                else:
+                    held.append(text)
+        finally:
+            self._held.extend(held)
 
     def recv_type(self, kind: str) -> dict[str, Any]:
         message = self.recv()
@@ -87,9 +119,14 @@ class Client:
         self.ws.send(json.dumps(message))
 
     def recv(self, *kinds: str) -> dict[str, Any]:
-        text = self.ws.recv(timeout=20)
-        parse_server_message(text)
-        message: dict[str, Any] = json.loads(text)
+        """The next frame (checked), passing over the win chances, which come whenever
+        the server has computed them."""
+        while True:
+            text = self.ws.recv(timeout=20)
+            parse_server_message(text)
+            message: dict[str, Any] = json.loads(text)
+            if message["type"] != "chances":
+                break
         assert message["type"] in kinds, message
         return message
 

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from ..actions import Action
+from ..state import Phase
 from ..views import View
 from .evaluate import ActionValue, Engine, Evaluation, evaluate
+from .odds import OddsUnavailableError, match_odds
 from .reasons import reason
 from .rollout import Horizon
 
-__all__ = ["DEFAULT_SAMPLES", "Hint", "HintLine", "hint"]
+__all__ = ["DEFAULT_SAMPLES", "Chances", "Hint", "HintLine", "chances", "hint"]
 
 #: Deals per hint (about ±1 pp on a two-player match-win chance and ±5 pp on a round-win
 #: chance, ±1 pp on the best move's margin; benchmarks/ai.py measures it).
@@ -71,3 +73,46 @@ def hint(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                   for value in evaluation.ranked())
     assert view.to_act is not None
     return Hint(view.to_act, lines, evaluation)
+
+
+@dataclass(frozen=True, slots=True)
+class Chances:
+    """Every seat's chance of winning the match (and, during a round, the round) at one
+    moment: ``source`` says how it was found — ``"search"`` (sampled deals, as if the
+    seat to act takes its best action), ``"odds"`` (between rounds, the match-odds
+    table) or ``"final"`` (the match is over)."""
+
+    match_win: tuple[float, ...]
+    round_win: tuple[float, ...] | None
+    source: Literal["search", "odds", "final"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"match_win": [round(v, 4) for v in self.match_win],
+                "round_win": None if self.round_win is None
+                else [round(v, 4) for v in self.round_win],
+                "source": self.source}
+
+
+def chances(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+            engine: Engine = "auto") -> Chances | None:
+    """Every seat's chances in the position of ``view`` (any seat's or a spectator's: all
+    see the same), or ``None`` where none can be given: between rounds without a
+    match-odds table (more than two players), or while a chance move is due."""
+    players = len(view.players)
+    if view.phase is Phase.MATCH_OVER:
+        return Chances(tuple(float(s == view.match_winner) for s in range(players)),
+                       None, "final")
+    if view.phase is Phase.ROUND_OVER:
+        if view.dealer is None:
+            return None
+        try:
+            odds = match_odds(view.rules, players)
+        except OddsUnavailableError:
+            return None
+        rounds_won = [p.rounds_won for p in view.players]
+        return Chances(odds.win_chances(rounds_won, (view.dealer + 1) % players), None,
+                       "odds")
+    if view.to_act is None or view.phase not in (Phase.DRAW, Phase.WILD, Phase.SWAP):
+        return None
+    best = evaluate(view, view.legal, samples, seed, "auto", engine).best
+    return Chances(best.match_wins, best.round_wins, "search")

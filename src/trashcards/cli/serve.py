@@ -82,6 +82,15 @@ _DEFAULT = _settings_defaults()
               type=click.FloatRange(min=0, min_open=True), metavar="DAYS",
               help="A finished table is deleted this long after its end "
                    "('trashcards export' saves the records first).")
+@click.option("--ai-workers", default=_DEFAULT.get("ai_workers"), show_default=True,
+              type=click.IntRange(1), metavar="N",
+              help="Threads computing hints, win chances, reviews and expert bots.")
+@click.option("--hint-rate", default=_DEFAULT.get("hint_rate"), show_default=True,
+              type=click.FloatRange(min=0, min_open=True), metavar="N",
+              help="Hint requests per second per websocket (bursts of twice as many).")
+@click.option("--review-rate", default=_DEFAULT.get("review_rate"), show_default=True,
+              type=click.FloatRange(min=0, min_open=True), metavar="N",
+              help="Game reviews per minute per client address.")
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               help="Also let pages of ORIGIN (https://example.org) use the server; "
                    "repeatable; '*' allows any. The server's own pages always may.")
@@ -89,6 +98,7 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
           round_pause: float, create_rate: float, join_rate: float, max_connections: int,
           join_timeout: float, message_rate: float, max_message: int, max_frame: int,
           max_body: int, max_queue_bytes: int, waiting_ttl: float, retention: float,
+          ai_workers: int, hint_rate: float, review_rate: float,
           allow_origins: tuple[str, ...]) -> None:
     """Serve the browser game (online tables, bots, hot-seat) and print the URL to open.
 
@@ -122,7 +132,8 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
         "max_message": max_message, "max_frame": max(max_frame, max_message),
         "max_body": max_body, "max_queue_bytes": max_queue_bytes,
         "waiting_ttl": waiting_ttl * 3600, "retention": retention * 86400,
-        "allowed_origins": allow_origins}
+        "allowed_origins": allow_origins, "ai_workers": ai_workers, "hint_rate": hint_rate,
+        "hint_burst": max(1, round(2 * hint_rate)), "review_rate": review_rate}
     settings = Settings(**values)
     if check:
         sys.exit(asyncio.run(_check(settings)))
@@ -137,6 +148,7 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
         sock.bind((host, port))
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)  # connections made while the server starts wait, not refused
     bound = sock.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown

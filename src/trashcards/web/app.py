@@ -27,8 +27,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..ai.levels import LEVELS
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
+from .advice import review_message, warm_up
 from .connection import Close, Connection
 from .hub import Hub
 from .limits import AddressLimiter, ConnectionCounter, TokenBucket
@@ -36,6 +38,7 @@ from .party import Parties
 from .protocol import (
     CreateParty,
     CreateTable,
+    HintRequest,
     Join,
     JoinTable,
     Ping,
@@ -55,7 +58,8 @@ log = logging.getLogger(__name__)
 #: HTTP status of each error code; any other code is 400.
 _STATUS = {"no_table": 404, "no_party": 404, "quarantined": 410, "seat_taken": 409,
            "no_open_seat": 409, "name_taken": 409, "bad_origin": 403, "too_large": 413,
-           "unsupported_media_type": 415, "rate_limited": 429, "storage_error": 503}
+           "unsupported_media_type": 415, "rate_limited": 429, "storage_error": 503,
+           "busy": 503, "bad_record": 422}
 #: Close codes of the websocket (docs/protocol.md).
 NO_TABLE = 4404
 NO_JOIN = Close(4400, "no join in time: join right after connecting")
@@ -70,6 +74,7 @@ class _Guards:
 
     creates: AddressLimiter
     joins: AddressLimiter
+    reviews: AddressLimiter
     connections: ConnectionCounter
 
     @classmethod
@@ -77,6 +82,7 @@ class _Guards:
         def per_minute(rate: float) -> AddressLimiter:
             return AddressLimiter(rate / 60.0, math.ceil(rate), settings.clock)
         return cls(per_minute(settings.create_rate), per_minute(settings.join_rate),
+                   per_minute(settings.review_rate),
                    ConnectionCounter(settings.max_connections))
 
 
@@ -97,6 +103,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             holder["hub"] = Hub(settings, store)
             parties["parties"] = Parties(holder["hub"])
+            engine = await holder["hub"].advisor.run(warm_up, required=True)
+            log.info("hints and win chances are computed with the %s engine", engine)
             await holder["hub"].resume()
             holder["hub"].start_sweeping()
             gc.freeze()  # what start-up made lives as long as the server: never scan it
@@ -162,6 +170,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse({"bots": [{"name": name, "description": description}
                                       for name, (_f, description) in BOTS.items()]})
 
+    async def levels(_request: Request) -> Response:
+        return JSONResponse({"levels": [
+            {"name": level.name, "bot": level.bot, "elo": round(level.elo),
+             "elo_ci": [round(level.low), round(level.high)],
+             "apart_from_below": level.apart_from_below, "description": level.description}
+            for level in LEVELS]})
+
+    async def review_record(request: Request) -> Response:
+        _check_post(request, settings, guards.reviews, "reviews")
+        body = await _raw_body(request, settings.max_review_body)
+        result = await hub().advisor.run(review_message, body, settings.review_samples,
+                                         settings.max_review_moves)
+        return JSONResponse(result)
+
     async def healthz(_request: Request) -> Response:
         """For load balancers: 200 while this process can serve (with a shared database:
         while its owner connection is up), else 503."""
@@ -202,6 +224,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/t/{table_id}", page("table.html")),
         Route("/p/{party_id}", page("party.html")),
         Route("/rules", page("rules.html")),
+        Route("/review", page("review.html")),
         Route("/rules/{lang}", page("rules.html")),
         Route("/healthz", healthz),
         Route("/api/tables", create_table, methods=["POST"]),
@@ -213,6 +236,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/parties/{party_id}", get_party, methods=["GET"]),
         Route("/api/presets", presets),
         Route("/api/bots", bots),
+        Route("/api/levels", levels),
+        Route("/api/review", review_record, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", websocket),
         Mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False),
               name="static"),
@@ -277,12 +302,18 @@ def _check_post(request: Request, settings: Settings, limiter: AddressLimiter,
                                             f"in {math.ceil(wait)} s", retry_after=wait)
 
 
-async def _body(request: Request, settings: Settings) -> Any:
+async def _raw_body(request: Request, limit: int) -> bytes:
+    """The body, read up to ``limit`` bytes; raises :class:`ProtocolError` ``too_large``."""
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > settings.max_body:
-            raise ProtocolError("too_large", f"the body is over {settings.max_body} bytes")
+        if len(body) > limit:
+            raise ProtocolError("too_large", f"the body is over {limit} bytes")
+    return body
+
+
+async def _body(request: Request, settings: Settings) -> Any:
+    body = await _raw_body(request, settings.max_body)
     return parse_json(body or b"{}", settings.max_body, settings.max_depth)
 
 
@@ -327,6 +358,7 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guard
                 address: str) -> None:
     conn = Connection(settings.max_queue, settings.max_queue_bytes)
     bucket = TokenBucket(settings.rate, settings.burst, settings.clock)
+    hints = TokenBucket(settings.hint_rate, settings.hint_burst, settings.clock)
     reader = asyncio.current_task()
     assert reader is not None
     stuck: list[bool] = []
@@ -344,6 +376,7 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guard
             conn.close(NO_JOIN)
 
     timer = asyncio.get_running_loop().call_later(settings.join_timeout, not_joined)
+    pending_hints: set[asyncio.Task[None]] = set()
     try:
         while True:
             frame = await ws.receive()
@@ -370,6 +403,17 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guard
             if isinstance(message, Ping):
                 conn.send_json({"type": "pong"})
                 continue
+            if isinstance(message, HintRequest):
+                wait = hints.wait()
+                if wait > 0:
+                    conn.error("rate_limited", f"at most {settings.hint_rate:g} hints per "
+                                               "second", wait)
+                    continue
+                # answered when computed, while this connection's next messages are read
+                task = asyncio.create_task(table.handle(conn, message, hub.rematch))
+                pending_hints.add(task)
+                task.add_done_callback(pending_hints.discard)
+                continue
             if isinstance(message, Join):
                 wait = guards.joins.wait(address)
                 if wait > 0:
@@ -389,6 +433,8 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guard
         log.info("table %s: dropped a connection that reads nothing", table.id)
     finally:
         timer.cancel()
+        for task in pending_hints:
+            task.cancel()
         table.detach(conn)
         hub.release(table)
         if conn.dropped and not stuck and not writer.done():  # let it write the close

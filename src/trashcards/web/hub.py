@@ -18,12 +18,14 @@ from ..bots import BOTS, bot_name
 from ..errors import TrashError
 from ..names import printable
 from ..rules import Rules
+from .advice import Advisor
 from .cluster import Cluster
 from .commits import Committer
 from .connection import Close, Connection
 from .protocol import (
     Act,
     CreateTable,
+    HintRequest,
     HistoryRequest,
     Join,
     NextRound,
@@ -36,12 +38,18 @@ from .storage import Storage
 from .store import NewTable, SeatRow, StoreError, WriteError, hash_token
 from .table import Advance, Table, storage_error, unique_name, valid_name
 
-__all__ = ["Hub", "checked_names", "playable_rules", "seat_rows"]
+__all__ = ["Hub", "checked_names", "default_hints", "playable_rules", "seat_rows"]
 
 log = logging.getLogger(__name__)
 
 #: The close of the connections of a table that expired or was purged.
 GONE = Close(4404, "the table is gone (expired)")
+
+
+def default_hints(seats: list[SeatRow]) -> bool:
+    """Whether a table allows hints unless its creator says: yes against the computer or
+    on one device (no seat open to others), no for a table with open seats."""
+    return all(s.kind != "open" for s in seats)
 
 
 class Hub:
@@ -51,6 +59,8 @@ class Hub:
         self.settings = settings
         self.store = store
         self.committer = Committer(store, settings.write_retries, settings.write_backoff)
+        #: the worker threads of hints, win chances, reviews and expert bots
+        self.advisor = Advisor(settings.ai_workers, settings.ai_queue)
         self.tables: dict[str, Table] = {}
         #: tables whose stored record cannot be replayed, with the reason: left out
         self.quarantined: dict[str, str] = {}
@@ -97,10 +107,11 @@ class Hub:
                 if bus is not None:
                     bus.unfollow(table_id)
                 return None
+            hints = row.hints if row.hints is not None else default_hints(row.seats)
             table = Table.restore(row.id, Rules.from_dict(row.rules), row.seats, row.status,
                                   row.rematch, row.moves, self.settings, self.store,
-                                  self.committer, row.ready, row.cuts, row.party,
-                                  owned=owned,
+                                  self.committer, self.advisor, row.ready, row.cuts,
+                                  row.party, hints, owned=owned,
                                   owner=self.store.process_id if owned else row.owner)
         except Exception as exc:  # any bad row: leave this table out, keep the server up
             if isinstance(exc, StoreError) and self.store.shared:
@@ -120,10 +131,11 @@ class Hub:
 
     async def handle(self, table: Table, conn: Connection,
                      message: Join | Act | NextRound | RematchRequest | HistoryRequest
-                     ) -> None:
-        """A client's message to ``table``: acted on here (a join, a page of the history:
-        every process has the table's moves), or by the table's owner."""
-        if isinstance(message, Join | HistoryRequest) or self.cluster is None or table.owned:
+                     | HintRequest) -> None:
+        """A client's message to ``table``: acted on here (a join, a page of the history,
+        a hint: every process has the table's moves), or by the table's owner."""
+        local = Join | HistoryRequest | HintRequest
+        if isinstance(message, local) or self.cluster is None or table.owned:
             await table.handle(conn, message, self.rematch)
         else:
             await self.cluster.forward(table, conn, message)
@@ -240,6 +252,7 @@ class Hub:
             self.cluster.stop()
         for table in self.tables.values():
             table.cancel()
+        self.advisor.close()
 
     async def create(self, spec: CreateTable) -> tuple[Table, list[dict[str, Any]]]:
         """A new table from ``POST /api/tables``; returns it and the creator's seats with
@@ -247,22 +260,23 @@ class Hub:
         ``bad_name``, ``name_taken``, ``storage_error``)."""
         rules = playable_rules(spec.rules, len(spec.seats))
         seats, mine = seat_rows(spec.seats)
-        table = await self._open(rules, seats)
+        hints = spec.hints if spec.hints is not None else default_hints(seats)
+        table = await self._open(rules, seats, hints)
         return table, mine
 
     async def rematch(self, old: Table) -> str:
         """A new table with the seats (kinds, names, bots, tokens) and rules of ``old``,
         written together with ``old``'s link to it."""
         seats = [SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in old.seats]
-        return (await self._open(old.rules, seats, rematch_of=old.id)).id
+        return (await self._open(old.rules, seats, old.hints, rematch_of=old.id)).id
 
-    async def _open(self, rules: Rules, seats: list[SeatRow],
+    async def _open(self, rules: Rules, seats: list[SeatRow], hints: bool,
                     rematch_of: str | None = None) -> Table:
-        table, opening, row = await self.prepare(rules, seats)
+        table, opening, row = await self.prepare(rules, seats, hints=hints)
         try:
             await self.committer.write(
                 self.store.create_table, row.id, row.rules, row.seats, row.status, row.moves,
-                rematch_of, row.cuts)
+                rematch_of, row.cuts, row.party, row.hints)
         except WriteError as exc:
             raise storage_error(exc) from None
         await self.opened(table, opening)
@@ -276,18 +290,22 @@ class Hub:
         return table_id
 
     async def prepare(self, rules: Rules, seats: list[SeatRow], party: str | None = None,
-                      table_id: str | None = None) -> tuple[Table, Advance | None, NewTable]:
+                      table_id: str | None = None, hints: bool | None = None
+                      ) -> tuple[Table, Advance | None, NewTable]:
         """A new table in memory only, its opening moves if every seat is taken, and the
-        row to write; once it is written, :meth:`opened` puts it in play."""
+        row to write; once it is written, :meth:`opened` puts it in play. ``hints``:
+        whether the seats may ask for hints (default: :func:`default_hints`)."""
         table_id = table_id or await self.new_id()
+        hints = hints if hints is not None else default_hints(seats)
         table = Table(table_id, rules, seats, "waiting", None, self.settings, self.store,
-                      self.committer, party=party, owner=self.store.process_id)
+                      self.committer, self.advisor, party=party, hints=hints,
+                      owner=self.store.process_id)
         table.on_lost = self.lost
         starts = all(s.kind != "open" for s in seats)
         opening = table.opening_moves() if starts else None
         row = NewTable(table_id, rules.to_dict(), seats, "playing" if opening else "waiting",
                        opening.entries if opening else (), opening.cuts if opening else None,
-                       party)
+                       party, hints)
         return table, opening, row
 
     async def opened(self, table: Table, opening: Advance | None) -> None:

@@ -105,9 +105,10 @@ MIGRATIONS: Final[tuple[str, ...]] = (
          AND l.classid::bigint = (p.lock_key >> 32)
          AND l.objid::bigint = (p.lock_key & 4294967295);
     """,
-    # 2: the cards cut for the first dealer, kept with the table; parties of two tables
+    # 2: the cards cut for the first dealer, kept with the table; whether its seats may
+    # ask for hints (NULL: stored before the option); parties of two tables
     """
-    ALTER TABLE tables ADD COLUMN cuts TEXT, ADD COLUMN party TEXT;
+    ALTER TABLE tables ADD COLUMN cuts TEXT, ADD COLUMN party TEXT, ADD COLUMN hints BOOLEAN;
     CREATE INDEX tables_party ON tables(party);
     CREATE TABLE parties (
         id TEXT PRIMARY KEY,
@@ -412,9 +413,9 @@ class PostgresStorage:
     async def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                            status: str, moves: Sequence[str] = (),
                            rematch_of: str | None = None, cuts: str | None = None,
-                           party: str | None = None) -> None:
+                           party: str | None = None, hints: bool = False) -> None:
         old_epoch = self._epoch(rematch_of) if rematch_of is not None else None
-        table = NewTable(table_id, rules, seats, status, moves, cuts, party)
+        table = NewTable(table_id, rules, seats, status, moves, cuts, party, hints)
         async with self._write_lock:
             conn = self._writer()
             try:
@@ -438,9 +439,9 @@ class PostgresStorage:
         """Write a new table owned by this process (in the caller's transaction)."""
         await conn.execute(
             "INSERT INTO tables (id, created, rules, status, version, owner, epoch, cuts, "
-            "party) VALUES (%s, %s, %s, %s, %s, %s, 1, %s, %s)",
+            "party, hints) VALUES (%s, %s, %s, %s, %s, %s, 1, %s, %s, %s)",
             (table.id, self.clock(), json.dumps(table.rules), table.status, len(table.moves),
-             self.process_id, table.cuts, table.party))
+             self.process_id, table.cuts, table.party, table.hints))
         async with conn.cursor() as cursor:
             await cursor.executemany(
                 "INSERT INTO seats VALUES (%s, %s, %s, %s, %s, %s)",
@@ -618,7 +619,7 @@ class PostgresStorage:
             async with self._pool.connection() as conn, conn.transaction():
                 cursor = await conn.execute(
                     "SELECT id, created, rules, status, rematch, ready, finished, owner, "
-                    "version, cuts, party FROM tables WHERE id = %s", (table_id,))
+                    "version, cuts, party, hints FROM tables WHERE id = %s", (table_id,))
                 row = await cursor.fetchone()
                 if row is None:
                     return None
@@ -642,7 +643,7 @@ class PostgresStorage:
         except ValueError as exc:
             raise StoreError(f"table {table_id} cannot be read: {exc}") from None
         return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6],
-                        cuts=row[9], party=row[10], owner=row[7])
+                        cuts=row[9], party=row[10], hints=row[11], owner=row[7])
 
     async def load_party(self, party_id: str) -> PartyRow | None:
         rows = await self._read("SELECT id, created, data, final FROM parties WHERE id = %s",

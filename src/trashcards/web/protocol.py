@@ -21,11 +21,15 @@ from ..names import MAX_NAME
 __all__ = [
     "MAX_NAME",
     "Act",
+    "ChancesMessage",
     "ClientMessage",
     "CreateParty",
     "CreateTable",
     "ErrorMessage",
     "EventsMessage",
+    "HintLine",
+    "HintMessage",
+    "HintRequest",
     "HistoryMessage",
     "HistoryRequest",
     "Join",
@@ -107,6 +111,15 @@ class RematchRequest(_Model):
     token: _TOKEN
 
 
+class HintRequest(_Model):
+    """The seat of ``token``, to act at table version ``version``, asks for a hint (only
+    where the table allows hints; the answer goes to this connection only)."""
+
+    type: Literal["hint"]
+    token: _TOKEN
+    version: Annotated[int, Field(ge=0, le=_SAFE)]
+
+
 class HistoryRequest(_Model):
     """The events of the moves before ``before`` (a page of the "What happened" log)."""
 
@@ -118,11 +131,11 @@ class Ping(_Model):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Join | Act | NextRound | RematchRequest | HistoryRequest | Ping,
-                          Field(discriminator="type")]
+ClientMessage = Annotated[Join | Act | NextRound | RematchRequest | HistoryRequest | HintRequest
+                          | Ping, Field(discriminator="type")]
 _CLIENT: Final[TypeAdapter[Join | Act | NextRound | RematchRequest | HistoryRequest
-                           | Ping]] = TypeAdapter(ClientMessage)
-_CLIENT_TYPES: Final = ("join", "act", "next_round", "rematch", "history", "ping")
+                           | HintRequest | Ping]] = TypeAdapter(ClientMessage)
+_CLIENT_TYPES: Final = ("join", "act", "next_round", "rematch", "history", "hint", "ping")
 
 
 def parse_json(text: str | bytes, max_size: int, max_depth: int) -> Any:
@@ -138,7 +151,8 @@ def parse_json(text: str | bytes, max_size: int, max_depth: int) -> Any:
 
 
 def parse_client_message(text: str | bytes, max_size: int = 4096, max_depth: int = 16
-                         ) -> Join | Act | NextRound | RematchRequest | HistoryRequest | Ping:
+                         ) -> (Join | Act | NextRound | RematchRequest | HistoryRequest
+                               | HintRequest | Ping):
     """A client frame as its model; raises :class:`ProtocolError` (``too_large``,
     ``bad_json``, ``unknown_type`` or ``bad_message``) with the reason."""
     data = parse_json(text, max_size, max_depth)
@@ -232,6 +246,8 @@ class TableInfo(_Model):
     round_pause: float
     ready: list[int]
     rematch: str | None
+    #: whether the seats may ask for hints (the creator's choice)
+    hints: bool
     #: the party the table belongs to (``/p/{party}``), or null
     party: str | None
     #: null until the match starts
@@ -296,18 +312,58 @@ class Pong(_Model):
     type: Literal["pong"]
 
 
+_CHANCE = Annotated[float, Field(ge=0.0, le=1.0)]
+_INTERVAL = Annotated[list[_CHANCE], Field(min_length=2, max_length=2)]
+
+
+class HintLine(_Model):
+    """One legal action of a hint, with its chances for the seat to act."""
+
+    action: str
+    match_win: _CHANCE
+    match_win_ci: _INTERVAL
+    round_win: _CHANCE
+    round_win_ci: _INTERVAL
+    reason: str
+
+
+class HintMessage(_Model):
+    """The answer to a ``hint`` request, to the asking connection only: every legal
+    action of ``seat`` at ``version``, best first."""
+
+    type: Literal["hint"]
+    version: int
+    seat: int
+    best: str
+    samples: int
+    engine: Literal["fast", "reference"]
+    actions: list[HintLine]
+
+
+class ChancesMessage(_Model):
+    """Every seat's chance of winning the match (and, during a round, the round) at
+    ``version``, sent to everyone at the table (see :class:`trashcards.ai.hints.Chances`)."""
+
+    type: Literal["chances"]
+    version: int
+    match_win: list[_CHANCE]
+    round_win: list[_CHANCE] | None
+    source: Literal["search", "odds", "final"]
+
+
 ServerMessage = Annotated[
     Joined | StateMessage | EventsMessage | HistoryMessage | TableMessage | RematchMessage
-    | ErrorMessage | Pong,
+    | ErrorMessage | Pong | HintMessage | ChancesMessage,
     Field(discriminator="type")]
 _SERVER: Final[TypeAdapter[Joined | StateMessage | EventsMessage | HistoryMessage
-                           | TableMessage | RematchMessage | ErrorMessage | Pong]] = \
-    TypeAdapter(ServerMessage)
+                           | TableMessage | RematchMessage | ErrorMessage | Pong | HintMessage
+                           | ChancesMessage]] = TypeAdapter(ServerMessage)
 
 
 def parse_server_message(text: str | bytes) -> (Joined | StateMessage | EventsMessage
                                                  | HistoryMessage | TableMessage
-                                                 | RematchMessage | ErrorMessage | Pong):
+                                                 | RematchMessage | ErrorMessage | Pong
+                                                 | HintMessage | ChancesMessage):
     """A server frame as its model (for tests and Python clients); raises
     :class:`pydantic.ValidationError` if it breaks the protocol."""
     return _SERVER.validate_python(json.loads(text))
@@ -329,6 +385,9 @@ class CreateTable(_Model):
 
     rules: dict[str, Any] = Field(default_factory=lambda: {"preset": "standard"})
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
+    #: whether the seats may ask for hints; by default yes when no seat is open (a game
+    #: against the computer or on one device), no for a table with open seats
+    hints: bool | None = None
 
 
 class JoinTable(_Model):

@@ -97,6 +97,23 @@ class Settings:
     #: process waits for a table's owner to answer a forwarded move
     claim_interval: float = 1.0
     forward_timeout: float = 2.0
+    #: worker threads for hints, win chances, reviews and expert bots (never on the
+    #: event loop), and the jobs that may wait or run at once before hint requests are
+    #: answered ``busy`` and win-chance updates skipped
+    ai_workers: int = 2
+    ai_queue: int = 64
+    #: deals sampled per hint and per win-chance update, and per decision of a review
+    hint_samples: int = 300
+    chance_samples: int = 200
+    review_samples: int = 100
+    #: hint requests per second accepted per connection, and the burst allowed
+    hint_rate: float = 2.0
+    hint_burst: int = 4
+    #: reviews per minute per client address (a burst of as many)
+    review_rate: float = 6.0
+    #: largest record a review takes, in bytes and in moves
+    max_review_body: int = 262144
+    max_review_moves: int = 4000
     #: where the static files of the client are
     static_dir: Path = Path(__file__).parent / "static"
     #: the chance source of a table (default: the OS; see docs/protocol.md, "Chance")

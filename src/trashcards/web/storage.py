@@ -146,9 +146,10 @@ class Storage(Protocol):
     async def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                            status: str, moves: Sequence[str] = (),
                            rematch_of: str | None = None, cuts: str | None = None,
-                           party: str | None = None) -> None:
+                           party: str | None = None, hints: bool = False) -> None:
         """A new table (owned by this process) with its seats and first moves (and the
-        cards cut for the first dealer, JSON); with ``rematch_of``, that table's rematch
+        cards cut for the first dealer, JSON), its party and whether its seats may ask
+        for hints; with ``rematch_of``, that table's rematch
         is set to it in the same transaction."""
 
     async def create_party(self, party_id: str, data: dict[str, Any],
@@ -264,8 +265,9 @@ class SqliteStorage:
     async def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                            status: str, moves: Sequence[str] = (),
                            rematch_of: str | None = None, cuts: str | None = None,
-                           party: str | None = None) -> None:
-        self.store.create_table(table_id, rules, seats, status, moves, rematch_of, cuts, party)
+                           party: str | None = None, hints: bool = False) -> None:
+        self.store.create_table(table_id, rules, seats, status, moves, rematch_of, cuts, party,
+                                hints)
 
     async def create_party(self, party_id: str, data: dict[str, Any],
                            tables: Sequence[NewTable]) -> None:

@@ -69,7 +69,8 @@ CREATE TABLE IF NOT EXISTS tables (
     ready TEXT NOT NULL DEFAULT '[]',
     finished REAL,
     cuts TEXT,
-    party TEXT
+    party TEXT,
+    hints INTEGER
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -97,7 +98,8 @@ CREATE INDEX IF NOT EXISTS seats_token ON seats(token_hash);
 """
 #: Columns added since the first schema, with their definitions (added on open).
 _ADDED_COLUMNS: Final = {"ready": "TEXT NOT NULL DEFAULT '[]'", "finished": "REAL",
-                          "cuts": "TEXT", "party": "TEXT"}
+                          "cuts": "TEXT", "party": "TEXT",
+                         "hints": "INTEGER"}
 
 
 def hash_token(token: str) -> str:
@@ -135,6 +137,8 @@ class TableRow:
     cuts: str | None = None
     #: the party the table belongs to, if any
     party: str | None = None
+    #: whether the seats may ask for hints (``None``: a table stored before the option)
+    hints: bool | None = None
     #: the process that owns the table (a shared database only)
     owner: str | None = None
 
@@ -162,6 +166,7 @@ class NewTable:
     moves: Sequence[str] = ()
     cuts: str | None = None
     party: str | None = None
+    hints: bool = False
 
 
 @dataclass(frozen=True)
@@ -261,21 +266,21 @@ class Store:
     def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                      status: str, moves: Sequence[str] = (),
                      rematch_of: str | None = None, cuts: str | None = None,
-                     party: str | None = None) -> None:
+                     party: str | None = None, hints: bool = False) -> None:
         """A new table with its seats (and its first moves if it starts at once, with the
         cards cut for the dealer); with ``rematch_of``, that table's rematch is set to it
         in the same transaction."""
-        table = NewTable(table_id, rules, seats, status, moves, cuts, party)
+        table = NewTable(table_id, rules, seats, status, moves, cuts, party, hints)
         with self._transaction() as db:
             self._insert(db, table)
             if rematch_of is not None:
                 db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (table_id, rematch_of))
 
     def _insert(self, db: sqlite3.Connection, table: NewTable) -> None:
-        db.execute("INSERT INTO tables (id, created, rules, status, cuts, party) "
-                   "VALUES (?, ?, ?, ?, ?, ?)",
+        db.execute("INSERT INTO tables (id, created, rules, status, cuts, party, hints) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
                    (table.id, self.clock(), json.dumps(table.rules), table.status, table.cuts,
-                    table.party))
+                    table.party, int(table.hints)))
         db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                        [(table.id, s.seat, s.kind, s.name, s.bot, s.token_hash)
                         for s in table.seats])
@@ -361,7 +366,7 @@ class Store:
         """The table, or ``None``; a row that cannot be read raises :class:`StoreError`."""
         try:
             row = self._db.execute("SELECT id, created, rules, status, rematch, ready, "
-                                   "finished, cuts, party FROM tables WHERE id = ?",
+                                   "finished, cuts, party, hints FROM tables WHERE id = ?",
                                    (table_id,)).fetchone()
             if row is None:
                 return None
@@ -374,7 +379,7 @@ class Store:
         except (sqlite3.Error, ValueError, TypeError) as exc:
             raise StoreError(f"table {table_id} cannot be read: {exc}") from None
         return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6],
-                        row[7], row[8])
+                        row[7], row[8], None if row[9] is None else bool(row[9]))
 
     def load_party(self, party_id: str) -> PartyRow | None:
         """The party, or ``None``; a row that cannot be read raises :class:`StoreError`."""

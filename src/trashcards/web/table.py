@@ -7,6 +7,14 @@ anything changed in memory or sent — to each connection, the view of its own s
 (spectators: the public view) and the events of those moves. Bots act through the same
 path as people, from a task that waits a short, human-feeling moment first.
 
+The AI works beside the table, in the :class:`~trashcards.web.advice.Advisor`'s worker
+threads and from views only: an expert bot thinks there (the lock is not held while it
+thinks; its move is applied only if the table did not change meanwhile), a seat's hint is
+computed there on request (where the table allows hints), and after every version every
+seat's win chances are computed once and sent to the spectators, and to the players
+where hints are allowed — an update still running when the table moves on is not sent,
+and the versions it missed are skipped.
+
 When the database cannot be written (read-only, disk full), nothing changes: a person's
 move is answered with a ``storage_error`` error, and bots and the round timer try again
 with a growing pause until the storage works again.
@@ -32,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action, Dealer, Move, parse_action, parse_move
+from ..ai.expert import ExpertBot
 from ..bots import BOT_PREFIX, Bot, make_bot
 from ..cards import Card, parse_card
 from ..chance import sample_chance
@@ -42,12 +51,21 @@ from ..record import Entry, Record
 from ..rules import Rules
 from ..state import Phase, State, new_match
 from ..statejson import view_json
-from ..views import view
+from ..views import View, view
+from .advice import Advisor, BusyError, chances_message, hint_message
 from .commits import Committer
 from .connection import Close, Connection, dumps
 from .eventjson import events_text
 from .history import page_frame, round_start
-from .protocol import Act, HistoryRequest, Join, NextRound, ProtocolError, RematchRequest
+from .protocol import (
+    Act,
+    HintRequest,
+    HistoryRequest,
+    Join,
+    NextRound,
+    ProtocolError,
+    RematchRequest,
+)
 from .settings import Settings
 from .storage import Notice, OwnerLostError, SeatTakenError, Storage
 from .store import MoveWrite, SeatRow, TableRow, WriteError, hash_token
@@ -60,6 +78,9 @@ log = logging.getLogger(__name__)
 #: finished one); returns its id.
 RematchMaker = Callable[["Table"], Awaitable[str]]
 
+
+#: The phases in which the seat to act has a decision (and may ask for a hint).
+_DECISIONS = (Phase.DRAW, Phase.WILD, Phase.SWAP)
 
 #: Seconds after which a client may try again when the storage failed.
 STORAGE_RETRY = 5.0
@@ -127,8 +148,8 @@ class Table:
 
     def __init__(self, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
                  rematch: str | None, settings: Settings, store: Storage,
-                 committer: Committer, ready: Sequence[int] = (),
-                 party: str | None = None, owned: bool = True,
+                 committer: Committer, advisor: Advisor, ready: Sequence[int] = (),
+                 party: str | None = None, hints: bool = False, owned: bool = True,
                  owner: str | None = None) -> None:
         self.id = table_id
         self.party = party
@@ -139,6 +160,9 @@ class Table:
         self.settings = settings
         self.store = store
         self.committer = committer
+        self.advisor = advisor
+        #: whether the seats may ask for hints (the creator's choice)
+        self.hints = hints
         self.lock = asyncio.Lock()
         self.state: State | None = None
         self.moves: list[str] = []
@@ -159,20 +183,27 @@ class Table:
         self.owner = owner
         #: called when a write finds that this process lost the table
         self.on_lost: Callable[[Table], None] = lambda _table: None
+        #: the hint being computed or computed for each seat, with its version
+        self._hints: dict[int, tuple[int, asyncio.Future[str]]] = {}
+        #: the latest ``chances`` frame and its version; whether an update runs
+        self._chances: tuple[int, str] | None = None
+        self._chances_running = False
 
     # -- building -------------------------------------------------------------------------
 
     @classmethod
     def restore(cls, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
                 rematch: str | None, moves: Sequence[str], settings: Settings,
-                store: Storage, committer: Committer, ready: Sequence[int] = (),
+                store: Storage, committer: Committer, advisor: Advisor,
+                ready: Sequence[int] = (),
                 cuts: str | None = None, party: str | None = None,
-                owned: bool = True, owner: str | None = None) -> Table:
+                hints: bool = False, owned: bool = True,
+                owner: str | None = None) -> Table:
         """A stored table, its match rebuilt by replaying its record (with the cards cut
         for the dealer, ``cuts``, when they were kept). Raises what the record breaks (a
         ``TrashError``) or what the row lacks."""
         table = cls(table_id, rules, seats, status, rematch, settings, store, committer,
-                    ready, party, owned, owner)
+                    advisor, ready, party, hints, owned, owner)
         if moves:
             entries = [_entry(index, text) for index, text in enumerate(moves)]
             entries[0] = _with_cuts(entries[0], cuts)
@@ -221,6 +252,7 @@ class Table:
             "round_pause": float(self.settings.round_pause),
             "ready": sorted(self.ready),
             "rematch": self.rematch_id,
+            "hints": self.hints,
             "party": self.party,
             "progress": None if self.state is None else {
                 "round": self.state.round, "to_act": self.state.to_act,
@@ -324,7 +356,8 @@ class Table:
     # -- messages -------------------------------------------------------------------------
 
     async def handle(self, conn: Connection,
-                     message: Join | Act | NextRound | RematchRequest | HistoryRequest,
+                     message: Join | Act | NextRound | RematchRequest | HistoryRequest
+                     | HintRequest,
                      make_rematch: RematchMaker, remote: bool = False) -> None:
         """Apply one client message; refusals are sent to ``conn`` as errors. With
         ``remote`` the message was forwarded by another process, whose connection
@@ -334,6 +367,15 @@ class Table:
             return
         if isinstance(message, HistoryRequest):
             self._history(conn, message)
+            return
+        if isinstance(message, HintRequest):
+            try:
+                conn.send(await self._hint(conn, message))
+            except ProtocolError as exc:
+                conn.error(exc.code, exc.message, exc.retry_after)
+            except Exception:  # a bug: say so, keep the connection
+                log.exception("table %s: a hint failed", self.id)
+                conn.error("internal", "the server failed to compute this hint")
             return
         async with self.lock:
             try:
@@ -396,6 +438,15 @@ class Table:
         else:
             conn.send(self._events_frame(since, _joined(self.move_events[since:]),
                                          conn.view_seat))
+        if self._chances is not None and self._chances[0] == self.version:
+            if self._chances[1] and self._sees_chances(conn):
+                conn.send(self._chances[1])
+        else:
+            self._update_chances()
+
+    def _sees_chances(self, conn: Connection) -> bool:
+        """Spectators always see the win chances; players where hints are allowed."""
+        return self.hints or not conn.seats
 
     def _history(self, conn: Connection, message: HistoryRequest) -> None:
         """A page of older events; each move's events go to a connection at most once."""
@@ -433,6 +484,65 @@ class Table:
             await self._step(action, seat)
         except IllegalActionError as exc:
             raise ProtocolError("illegal", exc.reason) from None
+
+    async def _hint(self, conn: Connection, message: HintRequest) -> str:
+        """The ``hint`` frame for the seat of the request, computed off the loop from
+        that seat's view (once per seat and version; later requests share it). Raises
+        :class:`ProtocolError`: ``not_joined``, ``bad_token``, ``hints_off``,
+        ``not_started``, ``stale_version``, ``not_your_turn``, ``busy``."""
+        if conn not in self.conns:
+            raise ProtocolError("not_joined", "send join first")
+        seat = self._seat_for(message.token)
+        if not self.hints:
+            raise ProtocolError("hints_off", "the creator of this table did not allow hints")
+        state = self._started()
+        if message.version != self.version:
+            raise ProtocolError("stale_version", f"the table is at version {self.version}, "
+                                                 f"not {message.version}")
+        if state.to_act != seat or state.phase not in _DECISIONS:
+            raise ProtocolError("not_your_turn", f"seat {seat} has no decision to make now")
+        known = self._hints.get(seat)
+        if known is None or known[0] != self.version:
+            seat_view = view(state, seat)  # the AI is handed this view, never the state
+            future = asyncio.ensure_future(self.advisor.run(
+                _hint_frame, seat_view, self.version, self.settings.hint_samples))
+            known = self._hints[seat] = (self.version, future)
+        try:
+            return await asyncio.shield(known[1])
+        except ProtocolError:  # busy: forget it, so the seat may ask again
+            if self._hints.get(seat) is known:
+                del self._hints[seat]
+            raise
+
+    def _update_chances(self) -> None:
+        """Compute the win chances of the current version off the loop and send them to
+        everyone watching (one update at a time per table; see the module)."""
+        if self._chances_running or not self.conns or self.state is None:
+            return
+        if self._chances is not None and self._chances[0] == self.version:
+            return
+        self._chances_running = True
+        task = asyncio.ensure_future(self._chances_loop())
+        task.add_done_callback(_log_failure)
+
+    async def _chances_loop(self) -> None:
+        try:
+            while self.conns and self.state is not None and (
+                    self._chances is None or self._chances[0] != self.version):
+                version = self.version
+                public = view(self.state, None)  # the AI is handed this view only
+                try:
+                    text = await self.advisor.run(_chances_frame, public, version,
+                                                  self.settings.chance_samples)
+                except BusyError:
+                    return  # skipped: the next version tries again
+                self._chances = (version, text)
+                if version == self.version and text:
+                    for conn in self.conns:
+                        if self._sees_chances(conn):
+                            conn.send(text)
+        finally:
+            self._chances_running = False
 
     async def _next_round(self, message: NextRound) -> None:
         seat = self._seat_for(message.token)
@@ -538,8 +648,10 @@ class Table:
         self.move_events.extend(advance.texts)
         if advance.state.phase is not Phase.ROUND_OVER:
             self.ready.clear()
+        self._hints.clear()
         self._broadcast_events(start, _joined(advance.texts))
         self.schedule()
+        self._update_chances()
 
     async def _deal(self) -> None:
         await self._step(None, None, deal=True)
@@ -567,6 +679,18 @@ class Table:
         moves, or (``None``) the next round is dealt. If the move cannot be saved, try
         again later (after a pause that doubles up to ``retry_max``)."""
         await asyncio.sleep(delay)
+        bot = self.bots.get(bot_seat) if bot_seat is not None else None
+        thought: Action | None = None
+        if isinstance(bot, ExpertBot) and bot_seat is not None:
+            state = self.state  # the expert thinks off the loop, on its view, unlocked
+            if state is None or self.version != version or state.to_act != bot_seat:
+                return
+            try:
+                thought = await self.advisor.run(bot.choose, view(state, bot_seat),
+                                                 required=True)
+            except Exception:  # a bug must not kill the table silently
+                log.exception("table %s: the expert bot failed", self.id)
+                return
         async with self.lock:
             state = self.state
             if state is None or self.version != version:
@@ -576,7 +700,8 @@ class Table:
                     if state.phase is Phase.ROUND_OVER:
                         await self._deal()
                 elif state.to_act == bot_seat:
-                    action = self.bots[bot_seat].choose(view(state, bot_seat))
+                    action = thought if thought is not None else \
+                        self.bots[bot_seat].choose(view(state, bot_seat))
                     await self._step(action, bot_seat)
             except OwnerLostError:
                 self.on_lost(self)
@@ -688,6 +813,22 @@ class Table:
         text = dumps({"type": "table", "table": self.info()})
         for conn in self.conns:
             conn.send(text)
+
+
+def _hint_frame(seat_view: View, version: int, samples: int) -> str:
+    """In a worker: the ``hint`` frame's text."""
+    return dumps(hint_message(seat_view, version, samples))
+
+
+def _chances_frame(public: View, version: int, samples: int) -> str:
+    """In a worker: the ``chances`` frame's text, or ``""`` where there is none."""
+    message = chances_message(public, version, samples)
+    return "" if message is None else dumps(message)
+
+
+def _log_failure(task: asyncio.Future[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("win chances failed", exc_info=task.exception())
 
 
 def _entry(index: int, text: str) -> Entry:

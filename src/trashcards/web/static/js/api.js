@@ -43,4 +43,5 @@ export const api = {
   party: (id) => request(paths.party(id)),
   presets: async () => listOf(await request(paths.presets), "presets"),
   bots: async () => listOf(await request(paths.bots), "bots"),
+  levels: async () => listOf(await request(paths.levels), "levels"),
 };

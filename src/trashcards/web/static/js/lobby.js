@@ -31,11 +31,12 @@ const DEFAULT_RULES = {
   "call-trash": { call_trash: true },
   "last-chance": { last_chance: true },
 };
-/** Bots offered as levels, easiest first (others the server may have are experiments). */
-const LEVELS = ["kid", "greedy", "counter", "random"];
+/** The ladder of computer levels, easiest first, with their measured Elo (filled from
+ *  GET /api/levels; the bot plays the level). */
+let levels = [{ name: "beginner", bot: "sometimes" }, { name: "casual", bot: "kid" },
+              { name: "good", bot: "greedy" }, { name: "expert", bot: "expert" }];
 
 const presetRules = { ...DEFAULT_RULES };
-let bots = ["kid", "greedy", "counter", "random"];
 
 function fieldsOf(preset) {
   return {
@@ -122,13 +123,16 @@ function addSeatRow(kind = "bot", bot = "greedy") {
 
 function fillBotSelect(select, chosen) {
   const keep = select.value || chosen;
-  select.replaceChildren(...bots.map((name) => {
+  select.replaceChildren(...levels.map((level) => {
     const option = document.createElement("option");
-    option.value = name;
-    option.textContent = t(`bot.${name}`);
+    option.value = level.bot;
+    const name = t(`level.${level.name}`);
+    option.textContent = level.elo == null ? name
+      : t(level.apart_from_below === false ? "level.option_same" : "level.option",
+          { level: name, elo: level.elo });
     return option;
   }));
-  if (bots.includes(keep)) select.value = keep;
+  if (levels.some((level) => level.bot === keep)) select.value = keep;
 }
 
 function updateSeatRows() {
@@ -421,9 +425,8 @@ async function loadServerLists() {
     }
   } catch { /* keep the defaults */ }
   try {
-    const names = (await api.bots()).map((b) => (typeof b === "string" ? b : b.name));
-    const known = LEVELS.filter((name) => names.includes(name));
-    if (known.length) bots = known;
+    const ladder = await api.levels();
+    if (ladder.length) levels = ladder;
   } catch { /* keep the defaults */ }
   for (const select of document.querySelectorAll(".seat-bot")) fillBotSelect(select, "greedy");
 }

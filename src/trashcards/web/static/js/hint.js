@@ -1,0 +1,127 @@
+// The Hint button and its answer. Asking sends {"type": "hint"} for the seat to act at
+// the current version; the server answers that connection only, with every legal action
+// best first, its chance of winning the match and the round (95 % intervals) and a
+// one-line reason. The button is there only where the table's creator allowed hints.
+
+import { t } from "./i18n.js";
+import { percent } from "./winbar.js";
+
+/** An action's record text ("stock", "discard", "wild 3", "swap", "trash", "call") in
+ *  words for people. */
+export function describeAction(action) {
+  const [verb, slot] = String(action).split(" ");
+  const known = ["stock", "discard", "wild", "swap", "trash", "call"];
+  if (!known.includes(verb)) return String(action);
+  return t(`move.${verb}`, { slot });
+}
+
+export class HintPanel {
+  /** `button`: the Hint button; `panel`: where the answer goes; `send(message)`: sends
+   *  a websocket message; `actionText(action)`: an action's words for people. */
+  constructor(button, panel, { send, actionText = describeAction }) {
+    this.button = button;
+    this.panel = panel;
+    this.send = send;
+    this.actionText = actionText;
+    this.request = null;
+    this.waiting = false;
+    this.button.addEventListener("click", () => this.ask());
+    this.button.hidden = true;
+    this.panel.hidden = true;
+  }
+
+  /** The table moved: `allowed` (the table allows hints), `token` and `version` of the
+   *  seat to act when it is one of ours (else null). An answer for an older version is
+   *  taken away. */
+  update({ allowed, token, version }) {
+    this.button.hidden = !allowed;
+    const mine = allowed && token != null;
+    this.button.disabled = !mine;
+    if (this.request && this.request.version !== version) this.hide();
+    this.request = mine ? { token, version } : null;
+    this.waiting = false;
+    this.button.removeAttribute("aria-busy");
+  }
+
+  ask() {
+    if (!this.request || this.waiting) return;
+    this.waiting = true;
+    this.button.setAttribute("aria-busy", "true");
+    this.send({ type: "hint", token: this.request.token, version: this.request.version });
+  }
+
+  /** A "hint" message from the server. */
+  receive(message) {
+    this.waiting = false;
+    this.button.removeAttribute("aria-busy");
+    if (!this.request || message.version !== this.request.version) return;
+    const title = document.createElement("h2");
+    title.textContent = t("hint.title");
+    const best = message.actions[0];
+    const lead = document.createElement("p");
+    lead.className = "hint-best";
+    lead.textContent = t("hint.best", { action: this.actionText(best.action),
+                                        reason: best.reason });
+    const table = document.createElement("table");
+    table.className = "hint-table";
+    const caption = document.createElement("caption");
+    caption.textContent = t("hint.caption", { samples: message.samples });
+    const head = document.createElement("tr");
+    for (const key of ["hint.col_action", "hint.col_match", "hint.col_round", "hint.col_reason"]) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = t(key);
+      head.append(th);
+    }
+    const thead = document.createElement("thead");
+    thead.append(head);
+    const body = document.createElement("tbody");
+    message.actions.forEach((line, index) => {
+      const row = document.createElement("tr");
+      row.dataset.action = line.action;
+      if (index === 0) row.className = "best";
+      const cells = [
+        this.actionText(line.action),
+        t("hint.chance", { percent: percent(line.match_win),
+                           low: percent(line.match_win_ci[0]),
+                           high: percent(line.match_win_ci[1]) }),
+        t("hint.chance", { percent: percent(line.round_win),
+                           low: percent(line.round_win_ci[0]),
+                           high: percent(line.round_win_ci[1]) }),
+        line.reason,
+      ];
+      cells.forEach((text, column) => {
+        const cell = document.createElement(column === 0 ? "th" : "td");
+        if (column === 0) cell.scope = "row";
+        cell.textContent = text;
+        row.append(cell);
+      });
+      body.append(row);
+    });
+    table.append(caption, thead, body);
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "link-button hint-close";
+    close.textContent = t("hint.close");
+    close.addEventListener("click", () => this.hide());
+    this.panel.replaceChildren(title, lead, table, close);
+    this.panel.hidden = false;
+  }
+
+  /** An error answered to a hint request (busy, rate_limited, hints_off …). */
+  refused(code) {
+    this.waiting = false;
+    this.button.removeAttribute("aria-busy");
+    const note = document.createElement("p");
+    note.className = "hint-refused";
+    const known = ["busy", "rate_limited", "hints_off", "not_your_turn", "stale_version"];
+    note.textContent = t(`hint.refused.${known.includes(code) ? code : "other"}`);
+    this.panel.replaceChildren(note);
+    this.panel.hidden = false;
+  }
+
+  hide() {
+    this.panel.replaceChildren();
+    this.panel.hidden = true;
+  }
+}
