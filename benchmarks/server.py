@@ -19,6 +19,19 @@ asks for a rematch and its seats move to the new table, so the load stays consta
 like a bot in live play; with ``--think 0`` every table plays flat out, the server is
 saturated, and latency is simply tables / throughput (Little's law).
 
+``--workers N`` measures ``trashcards serve --workers K`` for K = 1 … N, one after the
+other in the same run, each on a fresh database of a throwaway PostgreSQL cluster (as the
+tests start one: tests/web/pgtools.py, durable settings), after one process on SQLite
+as the baseline, and prints each one's figures as a ratio to one PostgreSQL process. The
+websockets land on whichever process the kernel gives them, so most seats play through a
+process that does not own their table (docs/deploy.md):
+
+    python benchmarks/server.py --tables 200 --seconds 20 --workers 2
+
+A seat told ``rate_limited``, ``unavailable`` or ``storage_error`` sends its message
+again after ``retry_after``; the servers started here lift every per-address and
+per-socket limit (the benchmark is one address playing flat out).
+
 ``--ai`` runs another scenario (issue 12): N tables (default 100), each one person (a
 websocket played by greedy at ``--think`` pace, default 1 s) against an ``expert`` bot of
 the server at its live pace (0.7 s plus up to 0.5 s); the person asks for a hint before
@@ -54,9 +67,15 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
+from pgtools import DURABLE, PostgresMissingError, running_cluster
+
 from trashcards.bots import Bot, make_bot
 from trashcards.rules import Rules
 from trashcards.web.viewjson import view_from_json
+
+#: Errors after which a seat sends its last message again (after ``retry_after``).
+RETRY: frozenset[str] = frozenset({"rate_limited", "unavailable", "storage_error"})
 
 
 @dataclass
@@ -64,6 +83,7 @@ class Stats:
     actions: int = 0
     errors: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
+    retries: int = 0
     seat_latency: list[float] = field(default_factory=list)
     table_latency: list[float] = field(default_factory=list)
     matches: int = 0
@@ -122,14 +142,20 @@ class BenchTable:
                                compression=None) as ws:
                 await ws.send(json.dumps({"type": "join", "tokens": [tokens[seat]],
                                           "version": None}))
+                last: str | None = None  # the last act or rematch this seat sent
+                acted: int | None = None  # the version of the last act
                 async for text in ws:
                     now = time.perf_counter()
                     message = json.loads(text)
                     kind = message["type"]
                     if kind == "error":
-                        if stats.measuring:
+                        code = message["code"]
+                        if code in RETRY and last is not None and not stop.is_set():
+                            stats.retries += 1  # not an error: the server asked to wait
+                            await asyncio.sleep(message.get("retry_after") or 0.05)
+                            await ws.send(last)
+                        elif stats.measuring:
                             stats.errors += 1
-                            code = message["code"]
                             stats.error_codes[code] = stats.error_codes.get(code, 0) + 1
                         continue
                     if kind == "joined":
@@ -147,16 +173,19 @@ class BenchTable:
                                 stats.matches += 1
                             if stop.is_set():
                                 return None
-                            await ws.send(json.dumps({"type": "rematch",
-                                                      "token": tokens[seat]}))
+                            last = json.dumps({"type": "rematch", "token": tokens[seat]})
+                            await ws.send(last)
                         continue
                     if stop.is_set():
                         return None
-                    if state["to_act"] == seat:
+                    # one action per version: a fresh ``state`` of a version this seat
+                    # already acted at (sent after a stale_version) is not a new turn
+                    if state["to_act"] == seat and message["version"] != acted:
                         await stats.go.wait()  # nobody plays before every seat is in
                         if self.think > 0:
                             await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
-                        await self._act(ws, tokens[seat], seat, state, message["version"])
+                        acted = message["version"]
+                        last = await self._act(ws, tokens[seat], seat, state, acted)
         except (TimeoutError, OSError, Exception) as exc:
             if stats.measuring and not stop.is_set():
                 stats.errors += 1
@@ -165,11 +194,14 @@ class BenchTable:
         return None
 
     async def _act(self, ws: ClientConnection, token: str, seat: int, state: dict[str, Any],
-                   version: int) -> None:
+                   version: int) -> str:
+        """Choose and send an action; the message sent."""
         action = self.bots[seat].choose(view_from_json(state, self.rules))
         self.pending[version] = Pending(time.perf_counter(), self.players)
-        await ws.send(json.dumps({"type": "act", "token": token, "action": str(action),
-                                  "version": version}))
+        text = json.dumps({"type": "act", "token": token, "action": str(action),
+                           "version": version})
+        await ws.send(text)
+        return text
 
     def _arrived(self, from_version: int, now: float) -> None:
         pending = self.pending.get(from_version)
@@ -186,12 +218,14 @@ class BenchTable:
                 self.stats.table_latency.append(latency)
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: Path | str, workers: int = 1) -> tuple[subprocess.Popen[str], str]:
+    """``trashcards serve`` on ``db`` (a file, or a PostgreSQL URL with ``workers``)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "trashcards", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db), "--bot-delay", "0", "--round-pause", "0",
-         # every client here is one address: lift the per-address limits
-         "--create-rate", "1000000", "--join-rate", "1000000000", "--max-connections", "100000"],
+         "--db", str(db), "--workers", str(workers), "--bot-delay", "0", "--round-pause", "0",
+         # every client here is one address, playing flat out: lift the limits
+         "--create-rate", "1000000", "--join-rate", "1000000000", "--max-connections", "100000",
+         "--message-rate", "1000000"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.stdout is not None
@@ -199,8 +233,38 @@ def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
     words = line.split()
     if "at" not in words:
         proc.kill()
-        raise SystemExit(f"the server did not start: {line}")
+        raise SystemExit(f"the server did not start: {line}{proc.stdout.read()}")
     return proc, words[words.index("at") + 1].rstrip("/")
+
+
+def stop_server(proc: subprocess.Popen[str]) -> None:
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def measure(args: argparse.Namespace, db: Path | str, workers: int = 1) -> Stats:
+    """One measurement against a server started here."""
+    proc, url = start_server(db, workers)
+    try:
+        wait_until_up(url, workers)
+        return asyncio.run(bench(args, url))
+    finally:
+        stop_server(proc)
+
+
+def wait_until_up(url: str, workers: int) -> None:
+    """Until every worker answers its health check (each reports its process id)."""
+    seen: set[str] = set()
+    deadline = time.monotonic() + 120
+    while len(seen) < workers and time.monotonic() < deadline:
+        try:
+            seen.add(httpx.get(f"{url}/healthz", timeout=5).json()["process"])
+        except (httpx.TransportError, ValueError):
+            time.sleep(0.1)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -435,6 +499,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a seat waits before each action (0: none, the "
                              "server runs flat out; 1: about a bot's live pace)")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="measure 1 to N server processes on a throwaway PostgreSQL "
+                             "cluster, in this run (default: one process on SQLite)")
     parser.add_argument("--ai", action="store_true",
                         help="the AI scenario instead: --tables people (default 100) against "
                              "expert bots, asking for hints, with win chances, against a "
@@ -448,18 +515,46 @@ def main() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 65536)), hard))
     if args.url:
-        stats = asyncio.run(bench(args, args.url.rstrip("/")))
-    else:
+        report(args, asyncio.run(bench(args, args.url.rstrip("/"))))
+    elif args.workers is None:
         with tempfile.TemporaryDirectory() as tmp:
-            proc, url = start_server(Path(tmp) / "bench.sqlite3")
-            try:
-                stats = asyncio.run(bench(args, url))
-            finally:
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+            report(args, measure(args, Path(tmp) / "bench.sqlite3"))
+    else:
+        scale(args)
+
+
+def scale(args: argparse.Namespace) -> None:
+    """``--workers N``: 1 … N processes on PostgreSQL, each compared with one."""
+    results: list[tuple[str, Stats]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        print("== 1 server process, SQLite (the baseline)", flush=True)
+        stats = measure(args, Path(tmp) / "bench.sqlite3")
+        report(args, stats)
+        results.append(("SQLite, 1 process", stats))
+    try:
+        with running_cluster(DURABLE) as cluster:
+            for workers in range(1, args.workers + 1):
+                print(f"== {workers} server process{'es' if workers > 1 else ''}, "
+                      "PostgreSQL", flush=True)
+                stats = measure(args, cluster.database(), workers)
+                report(args, stats)
+                results.append((f"PostgreSQL, {workers} process{'es' if workers > 1 else ''}",
+                                stats))
+    except PostgresMissingError as exc:
+        raise SystemExit(str(exc)) from None
+    print(f"== scaling on {os.cpu_count()} cores (client, servers and PostgreSQL share "
+          "them); ratios to PostgreSQL with 1 process")
+    base = results[1][1]
+    base_rate = base.actions / base.elapsed
+    base_p99 = percentile(base.table_latency, 0.99)
+    for name, stats in results:
+        rate = stats.actions / stats.elapsed
+        p99 = percentile(stats.table_latency, 0.99)
+        print(f"{name:24}: {rate:7.0f} actions/s (x{rate / base_rate:.2f})  p99 all seats "
+              f"{p99 * 1000:7.1f} ms (x{p99 / base_p99:.2f})  errors {stats.errors}")
+
+
+def report(args: argparse.Namespace, stats: Stats) -> None:
     elapsed = stats.elapsed
     ms = 1000.0
     print(f"tables: {args.tables} x {args.players} seats ({args.preset}, {args.bot} bots, "
@@ -473,7 +568,8 @@ def main() -> None:
         print(f"latency {name:9}: p50 {percentile(values, 0.5) * ms:.1f} ms  "
               f"p99 {percentile(values, 0.99) * ms:.1f} ms  mean {mean * ms:.1f} ms  "
               f"max {max(values, default=float('nan')) * ms:.1f} ms")
-    print(f"errors: {stats.errors} {stats.error_codes or ''}")
+    print(f"errors: {stats.errors} {stats.error_codes or ''}  (messages sent again after "
+          f"rate_limited/unavailable: {stats.retries})", flush=True)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 from webtools import Socket, create, make_settings
 
 from trashcards.cli.export import export
-from trashcards.record import load
+from trashcards.cli.restore import import_records
+from trashcards.record import load, loads
 from trashcards.web import create_app
 
 
@@ -60,3 +62,41 @@ def test_export_runs_beside_the_server_and_needs_a_database(tmp_path: Path) -> N
     missing = CliRunner().invoke(export, [str(tmp_path / "x"), "--db", str(tmp_path / "no")])
     assert missing.exit_code == 1
     assert "there is no database" in missing.output
+
+
+@pytest.mark.parametrize("direction", ["sqlite-to-postgres", "postgres-to-sqlite"])
+def test_records_move_between_backends_by_export_and_import(
+        tmp_path: Path, pg_url: str, direction: str) -> None:
+    """Export from one backend, import into the other: the finished table is there under
+    its id and serves the same record; a record that breaks the rules is named and left
+    out (exit status 1), the others still go in; an id already taken gets a new one."""
+    sqlite = tmp_path / "e.sqlite3"
+    source, target = (sqlite, pg_url) if direction == "sqlite-to-postgres" else (pg_url, sqlite)
+    done, _going = _tables(source)
+    runner = CliRunner()
+    result = runner.invoke(export, [str(tmp_path / "out"), "--db", str(source)])
+    assert result.exit_code == 0, result.output
+    exported = tmp_path / "out" / f"trash-{done}.trash.json"
+    broken = tmp_path / "out" / "trash-broken.trash.json"
+    text = exported.read_text()
+    broken.write_text(text.replace('"0: ', '"1: ', 1))  # a move out of turn
+    result = runner.invoke(import_records, [str(tmp_path / "out"), "--db", str(target)])
+    assert result.exit_code == 1
+    assert "trash-broken.trash.json: not imported" in result.output
+    assert "imported 1 record(s); 1 not imported" in result.output
+    result = runner.invoke(import_records, [str(exported), "--db", str(target)])
+    assert (result.exit_code, result.output.strip()) == (0, "imported 1 record(s)")
+    with TestClient(create_app(make_settings(target))) as client:
+        served = client.get(f"/api/tables/{done}/record")
+        assert served.headers["x-trash-record"] == "complete"
+        info = client.get(f"/api/tables/{done}").json()
+    original, back = loads(text), loads(served.text)
+    assert (back.rules, back.players, [str(m) for m in back.moves]) == (
+        original.rules, original.players, [str(m) for m in original.moves])
+    assert info["status"] == "over"
+    result = runner.invoke(export, [str(tmp_path / "again"), "--db", str(target)])
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (tmp_path / "again").iterdir())
+    assert len(names) == 2  # the first import and the second, under a new id
+    assert f"trash-{done}.trash.json" in names
+    assert "trash-broken.trash.json" not in names

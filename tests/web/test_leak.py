@@ -31,9 +31,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pgtools import Cluster
 from starlette.testclient import TestClient
 from webtools import Socket, create, make_settings
 
+import trashcards.web.table as table_module
 from trashcards import Record, Rules, apply, view, view_json
 from trashcards.actions import Deck, Reshuffle
 from trashcards.bots import make_bot
@@ -41,6 +43,7 @@ from trashcards.cards import Card
 from trashcards.events import event_to_json
 from trashcards.record import Entry, loads
 from trashcards.state import Phase, State, new_match
+from trashcards.views import PlayerView
 from trashcards.web import create_app
 from trashcards.web.viewjson import view_from_json
 
@@ -99,20 +102,30 @@ Chances = dict[str, dict[int, dict[str, Any]]]
 
 
 def play(tmp_path: Path, name: str, game: Game,
-         chance: Callable[[str], random.Random], strict: bool = True
-         ) -> tuple[Frames, str, Chances]:
+         chance: Callable[[str], random.Random], strict: bool = True,
+         follower_db: str | None = None) -> tuple[Frames, str, Chances]:
     """One match through a fresh server: every seat a bot on its own websocket, plus a
-    spectator; the seat to act asks for a hint before each move. Returns the frames each
-    socket received (the win chances apart, by version) and the record. ``strict``: every
-    hint must be answered (a leaky server's may fail)."""
-    settings = make_settings(tmp_path / f"{name}.sqlite3", seed=game.seed, round_pause=0.0,
-                             chance_rng=chance, hint_samples=40, chance_samples=40)
+    spectator; the seat to act asks for a hint before each move. With ``follower_db`` (an
+    empty PostgreSQL database) there are two servers on it: the first makes the table and
+    owns it, and every socket is on the second, which only follows the table (moves
+    forwarded, events heard from the database). Returns the frames each socket received
+    (the win chances apart, by version) and the record. ``strict``: every hint must be
+    answered (a leaky server's may fail)."""
+    db: Path | str = tmp_path / f"{name}.sqlite3" if follower_db is None else follower_db
+    settings = make_settings(db, seed=game.seed, round_pause=0.0, chance_rng=chance,
+                             hint_samples=40, chance_samples=40)
     rules = Rules.from_dict(game.rules)
     players = len(game.bots)
     bots = [make_bot(b, random.Random(f"{game.seed}/{seat}")) for seat, b in enumerate(game.bots)]
-    with TestClient(create_app(settings)) as client, ExitStack() as stack:
-        made = create(client, [{"kind": "hotseat", "name": f"{b} {i}"}
-                               for i, b in enumerate(game.bots)], game.rules)
+    with ExitStack() as stack:
+        owner = stack.enter_context(TestClient(create_app(settings)))
+        client = owner
+        if follower_db is not None:
+            client = stack.enter_context(TestClient(create_app(make_settings(
+                follower_db, seed=game.seed + 1000, round_pause=0.0, hint_samples=40,
+                chance_samples=40))))
+        made = create(owner, [{"kind": "hotseat", "name": f"{b} {i}"}
+                              for i, b in enumerate(game.bots)], game.rules)
         table_id = made["table_id"]
         tokens = [s["token"] for s in made["seats"]]
         socks = {key: Socket(stack.enter_context(client.websocket_connect(f"/ws/{table_id}")))
@@ -139,6 +152,10 @@ def play(tmp_path: Path, name: str, game: Game,
                 assert message["from_version"] == version
                 states[key] = message["state"]
             version = message["version"]
+        if follower_db is not None:  # the sockets' server never owned the table
+            health = client.get("/healthz").json()
+            assert (health["tables_owned"], health["tables_followed"]) == (0, 1)
+            assert owner.get("/healthz").json()["tables_owned"] == 1
         record = client.get(f"/api/tables/{table_id}/record")
         assert record.headers["x-trash-record"] == "complete"
         chances = {key: {c["version"]: c for c in sock.chances} for key, sock in socks.items()}
@@ -257,12 +274,16 @@ def permuted_outputs(outputs: list[list[Card]], old: Sequence[Entry],
     return result
 
 
-def permuted_replay(tmp_path: Path, game: Game,
-                    check: bool = True) -> tuple[Frames, Frames, Counter[str], str]:
+def permuted_replay(tmp_path: Path, game: Game, check: bool = True,
+                    databases: Callable[[], str] | None = None,
+                    ) -> tuple[Frames, Frames, Counter[str], str]:
     """Play ``game``, check its frames, then play it again with hidden cards permuted;
-    the win chances of every version both runs computed must agree."""
+    the win chances of every version both runs computed must agree. With ``databases``
+    (new empty PostgreSQL databases) each time through a second server that follows the
+    table (see :func:`play`)."""
     recorder = RecordingRandom(f"chance/{game.seed}")
-    frames, text, chances = play(tmp_path, "first", game, lambda _table_id: recorder, check)
+    frames, text, chances = play(tmp_path, "first", game, lambda _table_id: recorder, check,
+                                 None if databases is None else databases())
     record = loads(text)
     if check:
         check_frames(frames, record)
@@ -271,7 +292,7 @@ def permuted_replay(tmp_path: Path, game: Game,
     outputs = permuted_outputs(recorder.outputs, record.moves, entries)
     scripted = ScriptedRandom(outputs)
     again, text2, chances2 = play(tmp_path, "permuted", game, lambda _table_id: scripted,
-                                  check)
+                                  check, None if databases is None else databases())
     for key in chances:
         both = set(chances[key]) & set(chances2[key])
         if check:
@@ -293,6 +314,19 @@ def test_permuted_hidden_cards_send_identical_frames(tmp_path: Path, game: Game)
         assert frames[key] == again[key], f"{key} saw a difference"
 
 
+@pytest.mark.parametrize("game", [GAMES[1], GAMES[4]], ids=lambda g: "-".join(g.bots))
+def test_a_second_process_that_follows_the_table_leaks_nothing(
+        tmp_path: Path, game: Game, pg_cluster: Cluster) -> None:
+    """The same two checks with the table owned by one server and every socket on
+    another one sharing the PostgreSQL database: what the follower learns from the
+    database (the moves, shuffled decks included) never reaches a client."""
+    frames, again, _kinds, _record = permuted_replay(tmp_path, game,
+                                                     databases=pg_cluster.database)
+    for key in frames:
+        assert len(frames[key]) > 10
+        assert frames[key] == again[key], f"{key} saw a difference"
+
+
 def test_the_games_cover_reshuffles_and_several_rounds(tmp_path: Path) -> None:
     for i, game in enumerate(GAMES[4:6]):
         frames, again, kinds, text = permuted_replay(tmp_path / str(i), game)
@@ -303,20 +337,30 @@ def test_the_games_cover_reshuffles_and_several_rounds(tmp_path: Path) -> None:
         assert kinds["stock-stock"] > 0
 
 
+def leaky_view(state: State, seat: int | None = None) -> Any:
+    """A classic bug: every board shown face up."""
+    honest = view(state, seat)
+    players = tuple(PlayerView(p.name, p.rounds_won, p.board_size, board.cards)
+                    for p, board in zip(honest.players, state.boards, strict=True))
+    return honest._replace(players=players)
+
+
 def test_the_check_catches_a_leaky_server(tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that shows face-down cards (a classic bug) fails both checks."""
-    import trashcards.web.table as table_module
-    from trashcards.views import PlayerView
-
-    def leaky_view(state: State, seat: int | None = None) -> Any:
-        honest = view(state, seat)
-        players = tuple(PlayerView(p.name, p.rounds_won, p.board_size, board.cards)
-                        for p, board in zip(honest.players, state.boards, strict=True))
-        return honest._replace(players=players)
-
     monkeypatch.setattr(table_module, "view", leaky_view)
     frames, again, _kinds, record = permuted_replay(tmp_path, GAMES[0], check=False)
     assert any(frames[key] != again[key] for key in frames)  # check 2 fails
     with pytest.raises(AssertionError):
         check_frames(frames, loads(record))  # check 1 fails
+
+
+def test_the_check_catches_a_leaky_follower(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            pg_cluster: Cluster) -> None:
+    """A follower that shows the face-down cards it knows from the database fails."""
+    monkeypatch.setattr(table_module, "view", leaky_view)
+    frames, again, _kinds, record = permuted_replay(tmp_path, GAMES[0], check=False,
+                                                    databases=pg_cluster.database)
+    assert any(frames[key] != again[key] for key in frames)
+    with pytest.raises(AssertionError):
+        check_frames(frames, loads(record))

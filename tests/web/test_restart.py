@@ -4,46 +4,14 @@ playing, and clients just reconnect."""
 
 from __future__ import annotations
 
-import json
 import signal
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from webtools import server
+from webtools import Client, server
 
-websockets_sync = pytest.importorskip("websockets.sync.client")
-
-from trashcards.record import loads  # noqa: E402
-from trashcards.web.protocol import parse_server_message  # noqa: E402
-
-
-class Client:
-    """A websocket to one table, reading and checking frames."""
-
-    def __init__(self, url: str, table_id: str) -> None:
-        connection = websockets_sync.connect(url.replace("http", "ws", 1) + f"/ws/{table_id}",
-                                             open_timeout=20, close_timeout=1)
-        self.ws = connection.__enter__()  # closed by close()
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.ws.send(json.dumps(message))
-
-    def recv(self, *kinds: str) -> dict[str, Any]:
-        """The next frame (checked), passing over the win chances, which come whenever
-        the server has computed them."""
-        while True:
-            text = self.ws.recv(timeout=20)
-            parse_server_message(text)
-            message: dict[str, Any] = json.loads(text)
-            if message["type"] != "chances":
-                break
-        assert message["type"] in kinds, message
-        return message
-
-    def close(self) -> None:
-        self.ws.__exit__(None, None, None)
+from trashcards.record import loads
 
 
 def _move(client: Client, tokens: list[str], state: dict[str, Any],

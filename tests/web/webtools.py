@@ -22,6 +22,11 @@ from starlette.testclient import TestClient
 from trashcards.web import Settings
 from trashcards.web.protocol import parse_server_message
 
+try:
+    import websockets.sync.client as websockets_sync
+except ImportError:  # pragma: no cover - the web extra is missing
+    websockets_sync = None  # type: ignore[assignment]
+
 T = TypeVar("T")
 
 
@@ -100,6 +105,33 @@ class Socket:
     def join(self, tokens: list[str], version: int | None = None) -> dict[str, Any]:
         self.send({"type": "join", "tokens": tokens, "version": version})
         return self.recv_type("joined")
+
+
+class Client:
+    """A websocket to one table of a real server, reading and checking frames."""
+
+    def __init__(self, url: str, table_id: str) -> None:
+        connection = websockets_sync.connect(url.replace("http", "ws", 1) + f"/ws/{table_id}",
+                                             open_timeout=20, close_timeout=1)
+        self.ws = connection.__enter__()  # closed by close()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(message))
+
+    def recv(self, *kinds: str) -> dict[str, Any]:
+        """The next frame (checked), passing over the win chances, which come whenever
+        the server has computed them."""
+        while True:
+            text = self.ws.recv(timeout=20)
+            parse_server_message(text)
+            message: dict[str, Any] = json.loads(text)
+            if message["type"] != "chances":
+                break
+        assert message["type"] in kinds, message
+        return message
+
+    def close(self) -> None:
+        self.ws.__exit__(None, None, None)
 
 
 def create(client: TestClient, seats: list[dict[str, Any]],

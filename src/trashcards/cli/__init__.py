@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "serve": ("trashcards.cli.serve", "serve", "Serve the browser game (online tables, bots)."),
     "export": ("trashcards.cli.export", "export", "Save the game records of a server's "
                                                   "database as files."),
+    "import": ("trashcards.cli.restore", "import_records", "Put exported game records back "
+                                                           "into a server's database."),
     "replay": ("trashcards.cli.replay", "replay", "Replay a game record and show the position."),
     "hint": ("trashcards.cli.hint", "hint_command", "The best move after a record, with "
                                                     "every move's win chances."),

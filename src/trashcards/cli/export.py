@@ -3,9 +3,11 @@ before finished tables are purged (``serve --retention``)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -17,44 +19,57 @@ _SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 @click.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="The server's SQLite database [default: the one 'trashcards serve' uses].")
+@click.option("--db", "db", default=None, metavar="FILE|URL",
+              help="The server's database: an SQLite file [default: the one 'trashcards "
+                   "serve' uses] or a PostgreSQL URL.")
 @click.option("--unfinished", is_flag=True,
               help="Also tables still playing or waiting: their records stop before the "
                    "current round's deal, as the browser's download does.")
 @click.option("--table", "tables", multiple=True, metavar="ID",
               help="Only this table (repeatable).")
-def export(directory: Path, db: Path | None, unfinished: bool, tables: tuple[str, ...]) -> None:
+def export(directory: Path, db: str | None, unfinished: bool, tables: tuple[str, ...]) -> None:
     """Write the record of every finished table to DIRECTORY as trash-ID.trash.json.
 
     Reads the database only, so it may run while the server does. Exit status 1 if a
-    table could not be exported (it is named, with the reason).
+    table could not be exported (it is named, with the reason). 'trashcards import'
+    puts the finished ones back.
     """
     try:
-        from rich.progress import track
-
-        from ..names import printable
-        from ..web import Settings, default_db_path
-        from ..web.hub import Hub
-        from ..web.store import Store, StoreError
+        from ..web import default_db_path
+        from ..web.storage import is_postgres
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise click.ClickException(f"export needs the web extra: pip install "
                                    f"'trashcards[web]' ({exc})") from None
-    settings = Settings(db_path=db or default_db_path())
+    where: Path | str = db if db is not None and is_postgres(db) else Path(db or default_db_path())
+    sys.exit(asyncio.run(_export(where, directory, unfinished, tables)))
+
+
+async def _export(db: Path | str, directory: Path, unfinished: bool,
+                  tables: tuple[str, ...]) -> int:
+    from rich.progress import track
+
+    from ..names import printable
+    from ..web import Settings
+    from ..web.hub import Hub
+    from ..web.storage import open_storage
+    from ..web.store import StoreError
+
+    settings = Settings(db_path=db)
     try:
-        store = Store(settings.db_path, readonly=True)
+        store = await open_storage(db, readonly=True)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     failed = 0
     written = 0
     try:
         statuses = ("over", "playing", "waiting") if unfinished else ("over",)
-        ids = list(tables) or store.ids(statuses)
+        ids = list(tables) or await store.ids(statuses)
         directory.mkdir(parents=True, exist_ok=True)
         hub = Hub(settings, store)
         for table_id in track(ids, description="Exporting", transient=True,
                               disable=len(ids) < 50):
-            table = hub.get(table_id) if _SAFE_ID.fullmatch(table_id) else None
+            table: Any = (await hub.get(table_id, claim=False)
+                          if _SAFE_ID.fullmatch(table_id) else None)
             if table is None:
                 failed += 1
                 reason = hub.quarantined.get(table_id, "there is no such table")
@@ -78,7 +93,7 @@ def export(directory: Path, db: Path | None, unfinished: bool, tables: tuple[str
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     finally:
-        store.close()
+        await store.close()
     click.echo(f"exported {written} record(s) to {directory}"
                + (f"; {failed} not exported" if failed else ""))
-    sys.exit(1 if failed else 0)
+    return 1 if failed else 0

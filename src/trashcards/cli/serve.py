@@ -1,10 +1,13 @@
 """``trashcards serve``: run the browser game on this machine and print the URL to open;
-``serve --check`` checks the database instead."""
+``serve --check`` checks the database instead. ``--workers N`` runs N server processes
+on one port, sharing a PostgreSQL database (docs/deploy.md)."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
+import os
 import socket
 import sys
 from pathlib import Path
@@ -33,8 +36,13 @@ _DEFAULT = _settings_defaults()
               help="Address to listen on (0.0.0.0: every interface).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: any free port).")
-@click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="SQLite database of the tables [default: in your user data directory].")
+@click.option("--db", "db", default=None, metavar="FILE|URL",
+              help="The tables' database: an SQLite file [default: in your user data "
+                   "directory], or a PostgreSQL URL (postgresql://user@host/name), which "
+                   "several serve processes may share.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Server processes on this port (more than 1 needs a PostgreSQL --db: "
+                   "each table has one owner process, and another takes it over if it dies).")
 @click.option("--check", is_flag=True,
               help="Check the database instead of serving: replay every table, list the "
                    "ones that cannot be replayed (quarantined); exit status 1 if any.")
@@ -86,7 +94,7 @@ _DEFAULT = _settings_defaults()
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               help="Also let pages of ORIGIN (https://example.org) use the server; "
                    "repeatable; '*' allows any. The server's own pages always may.")
-def serve(host: str, port: int, db: Path | None, check: bool, bot_delay: float,
+def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_delay: float,
           round_pause: float, create_rate: float, join_rate: float, max_connections: int,
           join_timeout: float, message_rate: float, max_message: int, max_frame: int,
           max_body: int, max_queue_bytes: int, waiting_ttl: float, retention: float,
@@ -100,29 +108,37 @@ def serve(host: str, port: int, db: Path | None, check: bool, bot_delay: float,
         import uvicorn
 
         from ..web import Settings, create_app, default_db_path
-        from ..web.store import Store, StoreError
+        from ..web.storage import is_postgres
+        from ..web.store import StoreError
+        from ..web.workers import ENVIRONMENT, settings_text
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise click.ClickException(
             f"the web server needs the web extra: pip install 'trashcards[web]' ({exc})"
         ) from None
     logging.basicConfig(level=logging.WARNING, format="trashcards serve: %(message)s")
-    settings = Settings(
-        db_path=db or default_db_path(), bot_delay=bot_delay,
-        bot_jitter=0.5 if bot_delay > 0 else 0.0, round_pause=round_pause,
-        create_rate=create_rate, join_rate=join_rate, max_connections=max_connections,
-        join_timeout=join_timeout, rate=message_rate, burst=max(1, round(2 * message_rate)),
-        max_message=max_message, max_frame=max(max_frame, max_message), max_body=max_body,
-        max_queue_bytes=max_queue_bytes, waiting_ttl=waiting_ttl * 3600,
-        retention=retention * 86400, allowed_origins=allow_origins, ai_workers=ai_workers,
-        hint_rate=hint_rate, hint_burst=max(1, round(2 * hint_rate)), review_rate=review_rate)
+    db_path: Path | str = default_db_path() if db is None else db
+    if not is_postgres(db_path):
+        db_path = Path(db_path)
+    if workers > 1 and not is_postgres(db_path):
+        raise click.ClickException(
+            "--workers needs a PostgreSQL database (--db postgresql://…): an SQLite file "
+            "is written by one server process, which then owns every table")
+    values: dict[str, Any] = {
+        "db_path": db_path, "bot_delay": bot_delay,
+        "bot_jitter": 0.5 if bot_delay > 0 else 0.0, "round_pause": round_pause,
+        "create_rate": create_rate, "join_rate": join_rate,
+        "max_connections": max_connections, "join_timeout": join_timeout,
+        "rate": message_rate, "burst": max(1, round(2 * message_rate)),
+        "max_message": max_message, "max_frame": max(max_frame, max_message),
+        "max_body": max_body, "max_queue_bytes": max_queue_bytes,
+        "waiting_ttl": waiting_ttl * 3600, "retention": retention * 86400,
+        "allowed_origins": allow_origins, "ai_workers": ai_workers, "hint_rate": hint_rate,
+        "hint_burst": max(1, round(2 * hint_rate)), "review_rate": review_rate}
+    settings = Settings(**values)
     if check:
-        sys.exit(_check(settings))
+        sys.exit(asyncio.run(_check(settings)))
     try:  # fail early, with a clear message, if the database cannot be used
-        store = Store(settings.db_path)
-        try:
-            store.ids(("waiting", "playing", "over"))  # every row of the list is readable
-        finally:
-            store.close()
+        asyncio.run(_probe(settings.db_path))
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -136,40 +152,78 @@ def serve(host: str, port: int, db: Path | None, check: bool, bot_delay: float,
     bound = sock.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown
-    click.echo(f"Trash is served at http://{shown}:{bound}/  (database: {settings.db_path})")
+    where = _shown_db(settings.db_path)
+    processes = f", {workers} processes" if workers > 1 else ""
+    click.echo(f"Trash is served at http://{shown}:{bound}/  (database: {where}{processes})")
     click.echo("Open that address in a browser; press Ctrl+C to stop.")
     # Frames are small JSON: compressing them costs more CPU than it saves. The client
     # address is the TCP peer's (no X-Forwarded-For): the per-address limits count it.
-    config = uvicorn.Config(create_app(settings), log_level="warning",
-                            ws_max_size=settings.max_frame, ws_per_message_deflate=False,
-                            lifespan="on", proxy_headers=False)
-    uvicorn.Server(config).run(sockets=[sock])
+    options: dict[str, Any] = {"log_level": "warning", "ws_max_size": settings.max_frame,
+                               "ws_per_message_deflate": False, "lifespan": "on",
+                               "proxy_headers": False}
+    if workers == 1:
+        config = uvicorn.Config(create_app(settings), **options)
+        uvicorn.Server(config).run(sockets=[sock])
+        return
+    from uvicorn.supervisors import Multiprocess
+
+    # Each worker is a new Python process: it builds the same settings from the
+    # environment (the app is named, not passed); the supervisor restarts dead workers.
+    os.environ[ENVIRONMENT] = settings_text(values)
+    config = uvicorn.Config("trashcards.web.workers:app", factory=True, workers=workers,
+                            **options)
+    Multiprocess(config, sockets=[sock]).run()
 
 
-def _check(settings: Any) -> int:
+def _shown_db(db: Path | str) -> str:
+    """The database as shown: a path, or a URL without its password."""
+    from ..web.storage import is_postgres
+
+    if not is_postgres(db):
+        return str(db)
+    from ..web.postgres import hide_password
+
+    return hide_password(str(db))
+
+
+async def _probe(db: Path | str) -> None:
+    """Open the database (creating or upgrading its schema) and read its list of tables;
+    raises ``StoreError`` with what is wrong."""
+    from ..web.storage import open_storage
+
+    store = await open_storage(db, readonly=False)
+    try:
+        await store.ids(("waiting", "playing", "over"))  # every row of the list is readable
+    finally:
+        await store.close()
+
+
+async def _check(settings: Any) -> int:
     """``serve --check``: 0 when every table replays, 1 otherwise (2: no database)."""
     from ..names import printable
     from ..web.hub import Hub
-    from ..web.store import Store, StoreError
+    from ..web.storage import open_storage
+    from ..web.store import StoreError
 
     logging.getLogger("trashcards.web").setLevel(logging.CRITICAL)  # listed below instead
     try:
-        store = Store(settings.db_path, readonly=True)
+        store = await open_storage(settings.db_path, readonly=True)
     except StoreError as exc:
         click.echo(f"trashcards serve --check: {exc}", err=True)
         return 2
     try:
-        damage = store.integrity()
-        fine, quarantined = Hub(settings, store).check()
+        damage = await store.integrity()
+        fine, quarantined = await Hub(settings, store).check()
     except StoreError as exc:
         click.echo(f"trashcards serve --check: {exc}", err=True)
         return 2
     finally:
-        store.close()
+        await store.close()
     for problem in damage:
         click.echo(f"database: {printable(problem)}")
     for table_id, reason in sorted(quarantined.items()):
         click.echo(f"quarantined {printable(table_id)}: {printable(reason)}")
-    click.echo(f"{settings.db_path}: {fine} table(s) replay, {len(quarantined)} quarantined"
+    click.echo(f"{_shown_db(settings.db_path)}: {fine} table(s) replay, "
+               f"{len(quarantined)} quarantined"
                + (", the file is damaged" if damage else ""))
     return 1 if quarantined or damage else 0

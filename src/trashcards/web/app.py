@@ -47,6 +47,7 @@ from .protocol import (
     parse_json,
 )
 from .settings import Settings
+from .storage import open_storage
 from .store import StoreError
 from .table import Table
 
@@ -97,10 +98,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        store = settings.store(settings.db_path, clock=settings.wall_clock)
-        holder["hub"] = Hub(settings, store)
-        parties["parties"] = Parties(holder["hub"])
+        store = await open_storage(settings.db_path, store=settings.store,
+                                   clock=settings.wall_clock)
         try:
+            holder["hub"] = Hub(settings, store)
+            parties["parties"] = Parties(holder["hub"])
             engine = await holder["hub"].advisor.run(warm_up, required=True)
             log.info("hints and win chances are computed with the %s engine", engine)
             await holder["hub"].resume()
@@ -108,8 +110,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             gc.freeze()  # what start-up made lives as long as the server: never scan it
             yield
         finally:
-            holder["hub"].close()
-            store.close()
+            if "hub" in holder:
+                holder["hub"].close()
+            await store.close()
 
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(_request: Request) -> Response:
@@ -135,21 +138,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse(await parties["parties"].info(request.path_params["party_id"]))
 
     async def list_tables(_request: Request) -> Response:
-        return JSONResponse({"tables": hub().open_tables()})
+        return JSONResponse({"tables": await hub().open_tables()})
 
     async def get_table(request: Request) -> Response:
-        return JSONResponse(_table(hub(), request).info())
+        return JSONResponse((await _table(hub(), request)).info())
 
     async def join_table(request: Request) -> Response:
         _check_post(request, settings, guards.joins, "joins")
-        table = _table(hub(), request)
+        table = await _table(hub(), request)
         spec = JoinTable.model_validate(await _body(request, settings))
-        seat, token, name = await table.take_seat(spec.name, spec.seat)
+        seat, token, name = await hub().take_seat(table, spec.name, spec.seat)
         return JSONResponse({"table_id": table.id, "seat": seat, "token": token,
                              "name": name})
 
     async def get_record(request: Request) -> Response:
-        table = _table(hub(), request)
+        table = await _table(hub(), request)
         record, complete = table.record()
         return Response(record.dumps(), media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="trash-{table.id}.trash.json"',
@@ -182,7 +185,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse(result)
 
     async def healthz(_request: Request) -> Response:
-        return JSONResponse({"ok": True})
+        """For load balancers: 200 while this process can serve (with a shared database:
+        while its owner connection is up), else 503."""
+        the_hub = hub()
+        store = the_hub.store
+        ok = not store.shared or await store.healthy()
+        body = {"ok": ok, "process": store.process_id,
+                "tables_owned": sum(t.owned for t in the_hub.tables.values()),
+                "tables_followed": sum(not t.owned for t in the_hub.tables.values())}
+        return JSONResponse(body, status_code=200 if ok else 503)
 
     async def websocket(ws: WebSocket) -> None:
         await _serve_socket(ws, hub(), settings, guards)
@@ -236,9 +247,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         StoreError: store_error})
 
 
-def _find(hub: Hub, table_id: str) -> Table:
+async def _find(hub: Hub, table_id: str) -> Table:
     """The table; raises :class:`ProtocolError` ``no_table`` or ``quarantined``."""
-    table = hub.get(table_id) if len(table_id) <= _MAX_ID else None
+    table = await hub.get(table_id) if len(table_id) <= _MAX_ID else None
     if table is not None:
         return table
     if table_id in hub.quarantined:
@@ -247,8 +258,8 @@ def _find(hub: Hub, table_id: str) -> Table:
     raise ProtocolError("no_table", "there is no such table")
 
 
-def _table(hub: Hub, request: Request) -> Table:
-    return _find(hub, request.path_params["table_id"])
+async def _table(hub: Hub, request: Request) -> Table:
+    return await _find(hub, request.path_params["table_id"])
 
 
 def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> bool:
@@ -331,7 +342,10 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings, guards: _Gu
     try:
         await ws.accept()
         try:
-            table = _find(hub, ws.path_params["table_id"])
+            table = await _find(hub, ws.path_params["table_id"])
+        except StoreError as exc:
+            await ws.close(code=1011, reason=f"the database failed: {exc}"[:120])
+            return
         except ProtocolError as exc:
             await ws.close(code=NO_TABLE, reason=exc.message[:120])
             return
@@ -407,7 +421,7 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guard
                                                f"in {math.ceil(wait)} s", wait)
                     continue
             try:
-                await table.handle(conn, message, hub.rematch)
+                await hub.handle(table, conn, message)
             except Exception:  # a bug: say so, keep the connection
                 log.exception("table %s: a %s message failed", table.id, message.type)
                 conn.error("internal", "the server failed on this message; nothing changed")

@@ -1,6 +1,10 @@
 """All the tables of one server: create them, find them (loading from the database on
 demand), list the open ones, make rematches, resume every table after a restart, leave
-out the ones whose record cannot be replayed, and sweep away expired and old ones."""
+out the ones whose record cannot be replayed, and sweep away expired and old ones.
+
+With a shared database the hub also takes part in the cluster of server processes
+(:class:`trashcards.web.cluster.Cluster`): it owns some tables and follows the others
+that its connections watch."""
 
 from __future__ import annotations
 
@@ -15,11 +19,23 @@ from ..errors import TrashError
 from ..names import printable
 from ..rules import Rules
 from .advice import Advisor
+from .cluster import Cluster
 from .commits import Committer
-from .connection import Close
-from .protocol import CreateTable, ProtocolError, SeatSpec
+from .connection import Close, Connection
+from .protocol import (
+    Act,
+    CreateTable,
+    HintRequest,
+    HistoryRequest,
+    Join,
+    NextRound,
+    ProtocolError,
+    RematchRequest,
+    SeatSpec,
+)
 from .settings import Settings
-from .store import NewTable, SeatRow, Store, StoreError, WriteError, hash_token
+from .storage import Storage
+from .store import NewTable, SeatRow, StoreError, WriteError, hash_token
 from .table import Advance, Table, storage_error, unique_name, valid_name
 
 __all__ = ["Hub", "checked_names", "default_hints", "playable_rules", "seat_rows"]
@@ -37,9 +53,9 @@ def default_hints(seats: list[SeatRow]) -> bool:
 
 
 class Hub:
-    """The tables of one server, backed by one :class:`~trashcards.web.store.Store`."""
+    """The tables of one server, backed by one :class:`~trashcards.web.storage.Storage`."""
 
-    def __init__(self, settings: Settings, store: Store) -> None:
+    def __init__(self, settings: Settings, store: Storage) -> None:
         self.settings = settings
         self.store = store
         self.committer = Committer(store, settings.write_retries, settings.write_backoff)
@@ -49,30 +65,92 @@ class Hub:
         #: tables whose stored record cannot be replayed, with the reason: left out
         self.quarantined: dict[str, str] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self.cluster = Cluster(self) if store.bus is not None else None
 
-    def get(self, table_id: str) -> Table | None:
+    async def get(self, table_id: str, claim: bool = True) -> Table | None:
         """The table, loaded from the database (and its record replayed) if needed;
-        ``None`` if there is none or it is quarantined (see :attr:`quarantined`)."""
+        ``None`` if there is none or it is quarantined (see :attr:`quarantined`). A
+        table loaded is owned by this process if it has no live owner (and ``claim``),
+        else followed."""
         table = self.tables.get(table_id)
         if table is not None or table_id in self.quarantined:
             return table
+        loading = self._loading.get(table_id)
+        if loading is not None:  # another request is loading it: wait for that
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
         try:
-            row = self.store.load(table_id)
+            table = await self._load(table_id, claim)
+            if table is not None and table.owned and self.cluster is not None:
+                # claimed here (its owner is gone): its bots and timers go on here, however
+                # it was asked for (a takeover, or a client's join that came first)
+                await self.run(table)
+            future.set_result(table)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: the waiters (if any) get it raised
+            raise
+        finally:
+            del self._loading[table_id]
+        return table
+
+    async def _load(self, table_id: str, claim: bool) -> Table | None:
+        bus = self.store.bus
+        if bus is not None:
+            await bus.follow(table_id)  # before reading: no notice is missed
+        owned = await self.store.claim(table_id) if claim else False
+        try:
+            row = await self.store.load(table_id)
             if row is None:
+                if bus is not None:
+                    bus.unfollow(table_id)
                 return None
             hints = row.hints if row.hints is not None else default_hints(row.seats)
             table = Table.restore(row.id, Rules.from_dict(row.rules), row.seats, row.status,
                                   row.rematch, row.moves, self.settings, self.store,
                                   self.committer, self.advisor, row.ready, row.cuts,
-                                  row.party, hints)
+                                  row.party, hints, owned=owned,
+                                  owner=self.store.process_id if owned else row.owner)
         except Exception as exc:  # any bad row: leave this table out, keep the server up
+            if isinstance(exc, StoreError) and self.store.shared:
+                if owned:  # the database failed, not the row: another may try
+                    await self.store.release(table_id)
+                raise
             reason = f"{type(exc).__name__}: {exc}"
             self.quarantined[table_id] = reason
             log.error("table %s is quarantined (left out): %s", printable(table_id),
                       printable(reason))
             return None
+        table.on_lost = self.lost
         self.tables[table_id] = table
+        if owned and bus is not None:
+            bus.unfollow(table_id)  # its own writes need no notices
         return table
+
+    async def handle(self, table: Table, conn: Connection,
+                     message: Join | Act | NextRound | RematchRequest | HistoryRequest
+                     | HintRequest) -> None:
+        """A client's message to ``table``: acted on here (a join, a page of the history,
+        a hint: every process has the table's moves), or by the table's owner."""
+        local = Join | HistoryRequest | HintRequest
+        if isinstance(message, local) or self.cluster is None or table.owned:
+            await table.handle(conn, message, self.rematch)
+        else:
+            await self.cluster.forward(table, conn, message)
+
+    async def take_seat(self, table: Table, name: str | None,
+                        seat: int | None) -> tuple[int, str, str]:
+        """:meth:`Table.take_seat`, by the table's owner."""
+        if self.cluster is None or table.owned:
+            return await table.take_seat(name, seat)
+        return await self.cluster.take_seat(table, name, seat)
+
+    def lost(self, table: Table) -> None:
+        """A write found that this process no longer owns ``table``: follow it."""
+        if self.cluster is not None:
+            self.cluster.disown(table)
 
     async def resume(self) -> int:
         """At start-up (nothing else runs yet): sweep, then load every unfinished table
@@ -82,40 +160,52 @@ class Hub:
             await self.sweep()
         except StoreError as exc:  # keeping old tables a little longer harms nobody
             log.warning("sweeping expired tables failed: %s", exc)
-        ids = self.store.ids(("waiting", "playing"))
+        if self.cluster is not None:  # the tables that lost their owner, this one's too
+            await self.cluster.start()
+            return sum(t.owned for t in self.tables.values())
+        ids = await self.store.ids(("waiting", "playing"))
         running = 0
         for table_id in ids:
-            table = self.get(table_id)
+            table = await self.get(table_id)
             if table is None:
                 continue
             running += 1
-            if table.state is None and not table.info()["open"]:
-                try:  # the last seat was taken just before an old server stopped
-                    async with table.lock:
-                        await table.start()
-                except WriteError as exc:
-                    log.error("table %s cannot start: %s", table_id, exc)
-            else:
-                table.schedule()
+            await self.run(table)
         if self.quarantined:
             log.error("%d table(s) quarantined; `trashcards serve --check` lists them",
                       len(self.quarantined))
         return running
 
-    def check(self) -> tuple[int, dict[str, str]]:
+    async def run(self, table: Table) -> None:
+        """Start an owned table's bots and timers (after a restart or a takeover)."""
+        if table.state is None and not table.info()["open"]:
+            try:  # the last seat was taken just before an old server stopped
+                async with table.lock:
+                    await table.start()
+            except WriteError as exc:
+                log.error("table %s cannot start: %s", table.id, exc)
+        else:
+            table.schedule()
+
+    async def check(self) -> tuple[int, dict[str, str]]:
         """Replay every stored table (for ``serve --check``): how many are fine, and the
         quarantined ones with their reasons. Loads nothing for good."""
         fine = 0
-        for table_id in self.store.ids(("waiting", "playing", "over")):
-            if self.get(table_id) is not None:
+        for table_id in await self.store.ids(("waiting", "playing", "over")):
+            if await self.get(table_id, claim=False) is not None:
                 fine += 1
                 del self.tables[table_id]
         return fine, dict(self.quarantined)
 
     def release(self, table: Table) -> None:
-        """Forget a finished table nobody watches (it is loaded again if asked for)."""
-        if table.status == "over" and not table.conns and not table.lock.locked():
+        """Forget a finished table nobody watches, or one followed that nobody here
+        watches any more (it is loaded again if asked for)."""
+        if table.conns or table.lock.locked():
+            return
+        if table.status == "over" or not table.owned:
             self.tables.pop(table.id, None)
+            if self.store.bus is not None and not table.owned:
+                self.store.bus.unfollow(table.id)
 
     def start_sweeping(self) -> None:
         """Sweep every ``sweep_interval`` seconds from now on."""
@@ -132,20 +222,24 @@ class Hub:
         """Delete the waiting tables older than ``waiting_ttl`` and the finished ones
         older than ``retention``; returns how many of each."""
         now = self.settings.wall_clock()
-        expired = [t for t in self.store.waiting_before(now - self.settings.waiting_ttl)
+        expired = [t for t in await self.store.waiting_before(now - self.settings.waiting_ttl)
                    if not self._busy(t)]
-        purged = [t for t in self.store.finished_before(now - self.settings.retention)
+        purged = [t for t in await self.store.finished_before(now - self.settings.retention)
                   if not self._busy(t)]
         if expired or purged:
             await self.committer.write(self.store.delete, expired + purged)
             for table_id in expired + purged:
-                table = self.tables.pop(table_id, None)
-                if table is not None:
-                    table.cancel()
-                    table.close_connections(GONE)
+                self.gone(table_id)
             log.info("expired %d waiting table(s), purged %d finished one(s)",
                      len(expired), len(purged))
         return len(expired), len(purged)
+
+    def gone(self, table_id: str) -> None:
+        """The table was deleted: close its connections."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            table.cancel()
+            table.close_connections(GONE)
 
     def _busy(self, table_id: str) -> bool:
         table = self.tables.get(table_id)
@@ -154,6 +248,8 @@ class Hub:
     def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self.cluster is not None:
+            self.cluster.stop()
         for table in self.tables.values():
             table.cancel()
         self.advisor.close()
@@ -176,7 +272,7 @@ class Hub:
 
     async def _open(self, rules: Rules, seats: list[SeatRow], hints: bool,
                     rematch_of: str | None = None) -> Table:
-        table, opening, row = self.prepare(rules, seats, hints=hints)
+        table, opening, row = await self.prepare(rules, seats, hints=hints)
         try:
             await self.committer.write(
                 self.store.create_table, row.id, row.rules, row.seats, row.status, row.moves,
@@ -186,23 +282,25 @@ class Hub:
         await self.opened(table, opening)
         return table
 
-    def new_id(self) -> str:
+    async def new_id(self) -> str:
         """An id no table has."""
         table_id = self.settings.new_id()
-        while table_id in self.tables or self.store.load(table_id) is not None:
+        while table_id in self.tables or await self.store.load(table_id) is not None:
             table_id = self.settings.new_id()
         return table_id
 
-    def prepare(self, rules: Rules, seats: list[SeatRow], party: str | None = None,
-                table_id: str | None = None, hints: bool | None = None
-                ) -> tuple[Table, Advance | None, NewTable]:
+    async def prepare(self, rules: Rules, seats: list[SeatRow], party: str | None = None,
+                      table_id: str | None = None, hints: bool | None = None
+                      ) -> tuple[Table, Advance | None, NewTable]:
         """A new table in memory only, its opening moves if every seat is taken, and the
         row to write; once it is written, :meth:`opened` puts it in play. ``hints``:
         whether the seats may ask for hints (default: :func:`default_hints`)."""
-        table_id = table_id or self.new_id()
+        table_id = table_id or await self.new_id()
         hints = hints if hints is not None else default_hints(seats)
         table = Table(table_id, rules, seats, "waiting", None, self.settings, self.store,
-                      self.committer, self.advisor, party=party, hints=hints)
+                      self.committer, self.advisor, party=party, hints=hints,
+                      owner=self.store.process_id)
+        table.on_lost = self.lost
         starts = all(s.kind != "open" for s in seats)
         opening = table.opening_moves() if starts else None
         row = NewTable(table_id, rules.to_dict(), seats, "playing" if opening else "waiting",
@@ -217,13 +315,15 @@ class Hub:
             async with table.lock:
                 table.opened(opening)
 
-    def open_tables(self, limit: int = 50) -> list[dict[str, Any]]:
+    async def open_tables(self, limit: int = 50) -> list[dict[str, Any]]:
         """Waiting tables with an open seat, newest first."""
         out = []
-        for table_id in self.store.ids(("waiting",), limit):
-            table = self.get(table_id)
+        for table_id in await self.store.ids(("waiting",), limit):
+            table = await self.get(table_id)
             if table is not None and table.info()["open"]:
                 out.append(table.info())
+            if table is not None:
+                self.release(table)  # listed, not watched: a followed one is let go
         return out
 
 

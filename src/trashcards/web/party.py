@@ -2,7 +2,7 @@
 into two tables"), each its own match, and if they want a final table brings the two
 winners together.
 
-A party is a row of its own (:meth:`~trashcards.web.store.Store.create_party`) and two
+A party is a row of its own (:meth:`~trashcards.web.storage.Storage.create_party`) and two
 ordinary tables that know their party (``TableInfo.party``): seats, invite links,
 spectating, reconnecting and restarts work exactly as for any table. The party adds only
 the split, the page that shows both tables (``/p/{id}``) and the final. The final is
@@ -20,7 +20,7 @@ from typing import Any, Final
 from ..rules import Rules
 from .hub import Hub, checked_names, playable_rules, seat_rows
 from .protocol import CreateParty, ProtocolError
-from .store import NewTable, PartyRow, SeatRow, WriteError
+from .store import FinalTakenError, NewTable, PartyRow, SeatRow, WriteError
 from .table import Advance, Table, storage_error, unique_name
 
 __all__ = ["MAX_PARTY", "MIN_PARTY", "Parties", "split_seats"]
@@ -66,14 +66,14 @@ class Parties:
         rules = playable_rules(spec.rules, len(sides[0]))
         playable_rules(spec.rules, len(sides[1]))
         checked_names(spec.seats, range(len(spec.seats)))  # unique across the party
-        party_id = self.hub.new_id()
+        party_id = await self.hub.new_id()
         prepared: list[tuple[Table, Advance | None, NewTable]] = []
         mine: list[dict[str, Any]] = []
         for side in sides:
             seats, tokens = seat_rows([spec.seats[i] for i in side], side)
-            table, opening, row = self.hub.prepare(rules, seats, party=party_id)
+            table, opening, row = await self.hub.prepare(rules, seats, party=party_id)
             while row.id in (p[0].id for p in prepared):  # two new ids, both unused
-                table, opening, row = self.hub.prepare(rules, seats, party=party_id)
+                table, opening, row = await self.hub.prepare(rules, seats, party=party_id)
             prepared.append((table, opening, row))
             mine.extend({"table_id": table.id, **seat} for seat in tokens)
         data = {"rules": rules.to_dict(), "final_wanted": spec.final,
@@ -91,15 +91,15 @@ class Parties:
     async def info(self, party_id: str) -> dict[str, Any]:
         """The party as ``GET /api/parties/{id}`` shows it; makes the final table first
         if it is due. Raises :class:`ProtocolError` ``no_party``."""
-        row = self.hub.store.load_party(party_id) if len(party_id) <= 64 else None
+        row = await self.hub.store.load_party(party_id) if len(party_id) <= 64 else None
         if row is None:
             raise ProtocolError("no_party", "there is no such party")
-        tables = [self.hub.get(table_id) for table_id in row.data.get("tables", [])]
+        tables = [await self.hub.get(table_id) for table_id in row.data.get("tables", [])]
         winners = [_winner(table) for table in tables]
         wanted = bool(row.data.get("final_wanted"))
         if wanted and row.final is None and len(tables) == 2 and None not in winners:
             row = await self._final(row, tables)
-        final = self.hub.get(row.final) if row.final is not None else None
+        final = await self.hub.get(row.final) if row.final is not None else None
         rules = Rules.from_dict(row.data["rules"])
         return {"party_id": party_id, "rules": rules.to_dict(), "summary": rules.describe(),
                 "status": _status(tables, wanted, row.final, final),
@@ -112,7 +112,7 @@ class Parties:
         """Make the final table of two finished tables (once: under the party's lock)."""
         lock = self._locks.setdefault(row.id, asyncio.Lock())
         async with lock:
-            fresh = self.hub.store.load_party(row.id)
+            fresh = await self.hub.store.load_party(row.id)
             if fresh is None or fresh.final is not None:
                 return fresh or row
             seats: list[SeatRow] = []
@@ -124,9 +124,13 @@ class Parties:
                 name = unique_name(won.name or f"Player {number + 1}", [s.name for s in seats])
                 seats.append(SeatRow(number, won.kind, name, won.bot, won.token_hash))
             rules = Rules.from_dict(row.data["rules"])
-            table, opening, new = self.hub.prepare(rules, seats, party=row.id)
+            table, opening, new = await self.hub.prepare(rules, seats, party=row.id)
             try:
                 await self.hub.committer.write(self.hub.store.set_party_final, row.id, new)
+            except FinalTakenError:  # another server process made it first: show that one
+                table.cancel()
+                self._locks.pop(row.id, None)
+                return await self.hub.store.load_party(row.id) or row
             except WriteError as exc:
                 raise storage_error(exc) from None
             await self.hub.opened(table, opening)

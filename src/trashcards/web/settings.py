@@ -40,7 +40,8 @@ def _new_id() -> str:
 class Settings:
     """How the server runs. The defaults are those of ``trashcards serve``."""
 
-    #: SQLite database file (created with its directory if missing); ``":memory:"`` works.
+    #: SQLite database file (created with its directory if missing); ``":memory:"`` works;
+    #: or a PostgreSQL URL (``postgresql://…``), which several processes may share
     db_path: Path | str = field(default_factory=default_db_path)
     #: seconds a bot waits before acting in live play (0 in tests and benchmarks)
     bot_delay: float = 0.7
@@ -91,6 +92,11 @@ class Settings:
     write_retries: int = 3
     write_backoff: float = 0.05
     retry_max: float = 30.0
+    #: several processes on one PostgreSQL database: seconds between two looks for
+    #: tables whose owner is gone (a takeover takes about this long), and seconds a
+    #: process waits for a table's owner to answer a forwarded move
+    claim_interval: float = 1.0
+    forward_timeout: float = 2.0
     #: worker threads for hints, win chances, reviews and expert bots (never on the
     #: event loop), and the jobs that may wait or run at once before hint requests are
     #: answered ``busy`` and win-chance updates skipped

@@ -31,8 +31,8 @@ try:
 except ImportError:  # pragma: no cover - Windows: no second-process guard
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["MoveWrite", "NewTable", "PartyRow", "SeatRow", "Store", "StoreBusyError",
-           "StoreError", "TableRow", "WriteError", "hash_token"]
+__all__ = ["FinalTakenError", "MoveWrite", "NewTable", "PartyRow", "SeatRow", "SeatTakenError",
+           "Store", "StoreBusyError", "StoreError", "TableRow", "WriteError", "hash_token"]
 
 #: ``PRAGMA application_id`` of a trashcards database ("TRSH").
 APPLICATION_ID: Final = 0x54525348
@@ -49,6 +49,14 @@ class StoreBusyError(StoreError):
 class WriteError(StoreError):
     """A write failed (disk full, read-only, I/O error, the file replaced): nothing of
     it was written."""
+
+
+class SeatTakenError(WriteError):
+    """The seat was taken by someone else first: nothing was written."""
+
+
+class FinalTakenError(StoreError):
+    """The party got its final table from another writer first: nothing was written."""
 
 
 _SCHEMA = """
@@ -131,6 +139,8 @@ class TableRow:
     party: str | None = None
     #: whether the seats may ask for hints (``None``: a table stored before the option)
     hints: bool | None = None
+    #: the process that owns the table (a shared database only)
+    owner: str | None = None
 
 
 @dataclass
@@ -287,10 +297,14 @@ class Store:
                 self._insert(db, table)
 
     def set_party_final(self, party_id: str, final: NewTable) -> None:
-        """The final table of a party, made and linked in one transaction."""
+        """The final table of a party, made and linked in one transaction; raises
+        :class:`FinalTakenError` (nothing written) if it has one already."""
         with self._transaction() as db:
             self._insert(db, final)
-            db.execute("UPDATE parties SET final = ? WHERE id = ?", (final.id, party_id))
+            linked = db.execute("UPDATE parties SET final = ? WHERE id = ? AND final IS NULL",
+                                (final.id, party_id))
+            if linked.rowcount != 1:
+                raise FinalTakenError(f"party {party_id} has its final table already")
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
                   moves: Sequence[str] = (), status: str | None = None,
@@ -298,8 +312,11 @@ class Store:
         """Give an open seat its person; with ``moves`` (the last seat: the cut and the
         deal) the match starts in the same transaction."""
         with self._transaction() as db:
-            db.execute("UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
-                       (name, token_hash, table_id, seat))
+            taken = db.execute("UPDATE seats SET name = ?, token_hash = ? WHERE table_id = ? "
+                               "AND seat = ? AND kind = 'open' AND token_hash IS NULL",
+                               (name, token_hash, table_id, seat))
+            if taken.rowcount != 1:
+                raise SeatTakenError(f"seat {seat} is taken")
             self._append(db, MoveWrite(table_id, 0, moves, status, cuts=cuts))
 
     def add_moves(self, table_id: str, start: int, moves: Iterable[str],

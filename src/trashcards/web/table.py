@@ -18,6 +18,13 @@ and the versions it missed are skipped.
 When the database cannot be written (read-only, disk full), nothing changes: a person's
 move is answered with a ``storage_error`` error, and bots and the round timer try again
 with a growing pause until the storage works again.
+
+With a shared database (PostgreSQL, several server processes) a table in memory is
+either *owned* (this process writes its moves: everything above) or a *follower*: it
+takes the owner's committed moves in order, from the database's notices
+(:meth:`Table.follow`) or by reading the database (:meth:`Table.catch_up`), and sends
+them to its connections exactly as the owner does; the hub forwards its players'
+requests to the owner.
 """
 
 from __future__ import annotations
@@ -60,9 +67,10 @@ from .protocol import (
     RematchRequest,
 )
 from .settings import Settings
-from .store import MoveWrite, SeatRow, Store, WriteError, hash_token
+from .storage import Notice, OwnerLostError, SeatTakenError, Storage
+from .store import MoveWrite, SeatRow, TableRow, WriteError, hash_token
 
-__all__ = ["Advance", "Table", "storage_error", "unique_name", "valid_name"]
+__all__ = ["Advance", "Table", "storage_error", "unavailable", "unique_name", "valid_name"]
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +91,15 @@ def storage_error(exc: WriteError) -> ProtocolError:
     return ProtocolError("storage_error", "the server could not save this, so nothing "
                                           f"changed: try again in a moment ({exc})",
                          retry_after=STORAGE_RETRY)
+
+
+def unavailable(detail: str = "") -> ProtocolError:
+    """What a client hears when its table's owning process could not act on a request
+    (it moved to another process, or the owner did not answer in time)."""
+    return ProtocolError("unavailable", "the server process that runs this table did not "
+                                        "take this (it may have just moved): nothing changed "
+                                        "unless the next events say so; try again"
+                         + (f" ({detail})" if detail else ""), retry_after=1.0)
 
 
 def valid_name(name: str) -> str:
@@ -130,9 +147,10 @@ class Table:
     :class:`trashcards.web.hub.Hub` for a new one."""
 
     def __init__(self, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
-                 rematch: str | None, settings: Settings, store: Store,
+                 rematch: str | None, settings: Settings, store: Storage,
                  committer: Committer, advisor: Advisor, ready: Sequence[int] = (),
-                 party: str | None = None, hints: bool = False) -> None:
+                 party: str | None = None, hints: bool = False, owned: bool = True,
+                 owner: str | None = None) -> None:
         self.id = table_id
         self.party = party
         self.rules = rules
@@ -159,6 +177,12 @@ class Table:
             for s in seats if s.kind == "bot"}
         self._jitter = random.SystemRandom()
         self._task: asyncio.Task[None] | None = None
+        #: whether this process writes the table's moves (else it follows the owner's)
+        self.owned = owned
+        #: the owning process (shared database), as far as this process knows
+        self.owner = owner
+        #: called when a write finds that this process lost the table
+        self.on_lost: Callable[[Table], None] = lambda _table: None
         #: the hint being computed or computed for each seat, with its version
         self._hints: dict[int, tuple[int, asyncio.Future[str]]] = {}
         #: the latest ``chances`` frame and its version; whether an update runs
@@ -170,20 +194,19 @@ class Table:
     @classmethod
     def restore(cls, table_id: str, rules: Rules, seats: list[SeatRow], status: str,
                 rematch: str | None, moves: Sequence[str], settings: Settings,
-                store: Store, committer: Committer, advisor: Advisor,
+                store: Storage, committer: Committer, advisor: Advisor,
                 ready: Sequence[int] = (),
                 cuts: str | None = None, party: str | None = None,
-                hints: bool = False) -> Table:
+                hints: bool = False, owned: bool = True,
+                owner: str | None = None) -> Table:
         """A stored table, its match rebuilt by replaying its record (with the cards cut
         for the dealer, ``cuts``, when they were kept). Raises what the record breaks (a
         ``TrashError``) or what the row lacks."""
         table = cls(table_id, rules, seats, status, rematch, settings, store, committer,
-                    advisor, ready, party, hints)
+                    advisor, ready, party, hints, owned, owner)
         if moves:
             entries = [_entry(index, text) for index, text in enumerate(moves)]
-            first = entries[0].move
-            if isinstance(first, Dealer) and cuts is not None:
-                entries[0] = Entry(entries[0].seat, Dealer(first.seat, _cuts(cuts, first)))
+            entries[0] = _with_cuts(entries[0], cuts)
             record = Record(rules, tuple(s.name or "" for s in seats), tuple(entries))
             state = new_match(rules, record.players)
             for state, events in record.steps():
@@ -253,6 +276,8 @@ class Table:
         transaction. Raises :class:`ProtocolError` (``seat_taken``, ``no_open_seat``,
         ``bad_name``, ``name_taken``, ``storage_error``)."""
         async with self.lock:
+            if not self.owned:
+                raise unavailable()
             free = [s for s in self.seats if not _taken(s)]
             if seat is None:
                 if not free:
@@ -282,6 +307,11 @@ class Table:
                     self.store.take_seat, self.id, row.seat, chosen, digest,
                     opening.entries if opening else (), "playing" if opening else None,
                     opening.cuts if opening else None)
+            except SeatTakenError:
+                raise ProtocolError("seat_taken", f"seat {row.seat} is taken") from None
+            except OwnerLostError as exc:
+                self.on_lost(self)
+                raise unavailable(str(exc)) from None
             except WriteError as exc:
                 raise storage_error(exc) from None
             row.name, row.token_hash = chosen, digest
@@ -328,10 +358,12 @@ class Table:
     async def handle(self, conn: Connection,
                      message: Join | Act | NextRound | RematchRequest | HistoryRequest
                      | HintRequest,
-                     make_rematch: RematchMaker) -> None:
-        """Apply one client message; refusals are sent to ``conn`` as errors."""
+                     make_rematch: RematchMaker, remote: bool = False) -> None:
+        """Apply one client message; refusals are sent to ``conn`` as errors. With
+        ``remote`` the message was forwarded by another process, whose connection
+        joined there."""
         if isinstance(message, RematchRequest):
-            await self._rematch(conn, message, make_rematch)
+            await self._rematch(conn, message, make_rematch, remote)
             return
         if isinstance(message, HistoryRequest):
             self._history(conn, message)
@@ -349,12 +381,18 @@ class Table:
             try:
                 if isinstance(message, Join):
                     self._join(conn, message)
-                elif conn not in self.conns:
+                elif conn not in self.conns and not remote:
                     raise ProtocolError("not_joined", "send join first")
+                elif not self.owned:
+                    raise unavailable()
                 elif isinstance(message, Act):
                     await self._act(conn, message)
                 else:
                     await self._next_round(message)
+            except OwnerLostError as exc:
+                self.on_lost(self)
+                error = unavailable(str(exc))
+                conn.error(error.code, error.message, error.retry_after)
             except WriteError as exc:
                 log.warning("table %s: a %s could not be saved: %s", self.id,
                             message.type, exc)
@@ -522,11 +560,13 @@ class Table:
             self._broadcast_table()
 
     async def _rematch(self, conn: Connection, message: RematchRequest,
-                       make_rematch: RematchMaker) -> None:
+                       make_rematch: RematchMaker, remote: bool = False) -> None:
         async with self.lock:
             try:
-                if conn not in self.conns:
+                if conn not in self.conns and not remote:
                     raise ProtocolError("not_joined", "send join first")
+                if not self.owned:
+                    raise unavailable()
                 self._seat_for(message.token)
                 if self._started().phase is not Phase.MATCH_OVER:
                     raise ProtocolError("bad_phase", "the match is not over")
@@ -540,10 +580,19 @@ class Table:
                     conn.error(exc.code, exc.message, exc.retry_after)
                     return
                 self._broadcast_table()
-            text = dumps({"type": "rematch", "table_id": self.rematch_id,
-                          "url": f"/t/{self.rematch_id}"})
-            for other in self.conns:
-                other.send(text)
+            if self.store.shared:  # the connections of the other processes hear of it too
+                try:
+                    await self.store.ask_rematch(self.id, self.version, self.rematch_id)
+                except WriteError as exc:
+                    log.warning("table %s: the rematch could not be announced: %s",
+                                self.id, exc)
+            self._send_rematch()
+
+    def _send_rematch(self) -> None:
+        text = dumps({"type": "rematch", "table_id": self.rematch_id,
+                      "url": f"/t/{self.rematch_id}"})
+        for other in self.conns:
+            other.send(text)
 
     def _started(self) -> State:
         if self.state is None:
@@ -613,7 +662,7 @@ class Table:
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()  # a bot's move or a pause that the table no longer waits for
         state = self.state
-        if state is None or state.phase is Phase.MATCH_OVER:
+        if state is None or state.phase is Phase.MATCH_OVER or not self.owned:
             return
         if state.phase is Phase.ROUND_OVER:
             pause = self.settings.round_pause if self.humans else self.settings.bot_delay
@@ -654,6 +703,8 @@ class Table:
                     action = thought if thought is not None else \
                         self.bots[bot_seat].choose(view(state, bot_seat))
                     await self._step(action, bot_seat)
+            except OwnerLostError:
+                self.on_lost(self)
             except WriteError as exc:
                 settings = self.settings
                 pause = min(settings.retry_max,
@@ -669,7 +720,72 @@ class Table:
         if self._task is not None:
             self._task.cancel()
 
+    # -- following the owner (a shared database) -------------------------------------------
+
+    def disown(self) -> None:
+        """This process no longer owns the table: stop its bots and timers; from now on
+        it follows the owner's moves."""
+        self.owned = False
+        self.owner = None
+        self.cancel()
+
+    def follow(self, notice: Notice) -> bool:
+        """Take a notice of the owner; returns ``False`` when the moves in it do not
+        follow on from this table's version (read them: :meth:`catch_up`)."""
+        if notice.owner is not None:
+            self.owner = notice.owner
+        if self.owned:
+            return True
+        if notice.version > self.version:
+            if notice.moves is None or notice.start > self.version or notice.seats:
+                return False
+            self._take_moves(notice.start, notice.moves, notice.cuts)
+        changed = False
+        if notice.status is not None and notice.status != self.status:
+            self.status, changed = notice.status, True
+        if notice.ready is not None and set(notice.ready) != self.ready:
+            self.ready, changed = set(notice.ready), True
+        if notice.rematch is not None and notice.rematch != self.rematch_id:
+            self.rematch_id, changed = notice.rematch, True
+        if changed:
+            self._broadcast_table()
+        if notice.rematch_asked and self.rematch_id is not None:
+            self._send_rematch()
+        return True
+
+    def catch_up(self, row: TableRow, since: int) -> None:
+        """Take the stored table ``row`` (its moves from index ``since``)."""
+        self.owner = row.owner
+        seats_changed = [(s.name, s.token_hash) for s in self.seats] != \
+            [(s.name, s.token_hash) for s in row.seats]
+        self.seats = row.seats
+        if since <= self.version < since + len(row.moves):
+            self._take_moves(self.version, row.moves[self.version - since:], row.cuts)
+        meta = (row.status, set(row.ready), row.rematch)
+        if seats_changed or meta != (self.status, self.ready, self.rematch_id):
+            self.status, self.ready, self.rematch_id = meta
+            self._broadcast_table()
+
+    def _take_moves(self, start: int, moves: Sequence[str], cuts: str | None = None) -> None:
+        """Apply the owner's committed moves from ``start`` (moves this table has
+        already are skipped; ``cuts``: the cards cut for the first dealer, when they
+        start at the first move) and send them, as :meth:`_publish` does."""
+        moves = moves[self.version - start:]
+        if not moves:
+            return
+        state = self.state or new_match(self.rules, tuple(s.name or "" for s in self.seats))
+        texts = []
+        for index, text in enumerate(moves, start=self.version):
+            entry = _with_cuts(_entry(index, text), cuts) if index == 0 else _entry(index, text)
+            state, events = apply(state, entry.move, entry.seat)
+            texts.append(events_text(events, state))
+        self._publish(Advance(state, list(moves), texts))
+
     # -- sending ----------------------------------------------------------------------------
+
+    def state_frame(self, seat: int | None) -> str:
+        """A ``state`` message with the view of ``seat``."""
+        return self._state_frame(seat)
 
     def _state_frame(self, seat: int | None) -> str:
         assert self.state is not None
@@ -725,6 +841,14 @@ def _entry(index: int, text: str) -> Entry:
 
 def _taken(seat: SeatRow) -> bool:
     return seat.kind != "open" or seat.token_hash is not None
+
+
+def _with_cuts(entry: Entry, cuts: str | None) -> Entry:
+    """The first entry of a record with the stored cards cut for its dealer (the record
+    keeps only the dealer's seat)."""
+    if isinstance(entry.move, Dealer) and cuts is not None:
+        return Entry(entry.seat, Dealer(entry.move.seat, _cuts(cuts, entry.move)))
+    return entry
 
 
 def _cuts(text: str, dealer: Dealer) -> tuple[tuple[int, Card], ...]:

@@ -1,0 +1,290 @@
+"""One server process among several that share a PostgreSQL database.
+
+Each table has one owner process; the others follow it. This module keeps a hub's part
+of that arrangement:
+
+* **takeover** — every ``claim_interval`` seconds (give or take a fifth, so processes
+  do not all look at once) the process checks its owner connection and claims the
+  unfinished tables whose owner is gone (killed, or its connection cut); it runs their
+  bots and timers from where the database has them;
+* **following** — the database's notices of the tables it follows (those its
+  connections watch) are taken in order; a notice that does not follow on, a
+  reconnected listener, or a table still short at one tick of the version the database
+  had at the tick before (its notice was lost) makes it read the missing moves, so no
+  move is ever skipped;
+* **forwarding** — a player's move, "next round", rematch or seat taken at a table this
+  process does not own is sent to the owner, whose answer (errors) comes back; when the
+  owner does not answer in time this process takes the table over if it can, else the
+  client hears ``unavailable`` and tries again. A move carries the version it was made
+  at, so a move that is tried again is never applied twice (``stale_version``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+from typing import TYPE_CHECKING, Any
+
+from .connection import Connection
+from .protocol import Act, Join, NextRound, ProtocolError, RematchRequest, parse_client_message
+from .storage import Bus, Notice
+from .store import StoreError
+from .table import Table, unavailable
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = ["Cluster"]
+
+log = logging.getLogger(__name__)
+
+#: Ticks between two clean-ups of dead processes' registrations.
+_FORGET_EVERY = 30
+
+
+class _Collector(Connection):
+    """The connection a forwarded message is handled for: it keeps the errors (and
+    whether a fresh state was sent) to answer the asking process with."""
+
+    def __init__(self, seats: tuple[int, ...]) -> None:
+        super().__init__(max_queue=100)
+        self.seats = seats
+        self.errors: list[tuple[str, str, float | None]] = []
+        self.stale = False
+
+    def error(self, code: str, message: str, retry_after: float | None = None) -> None:
+        self.errors.append((code, message, retry_after))
+        if code == "stale_version":
+            self.stale = True
+
+    def send(self, text: str) -> None:
+        return None  # frames for the asking connection come from its own process
+
+
+class Cluster:
+    """The cluster part of a :class:`~trashcards.web.hub.Hub` on a shared storage."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.store = hub.store
+        bus = self.store.bus
+        assert bus is not None
+        self.bus: Bus = bus
+        bus.on_notice(self.notice)
+        bus.on_request(self.answer)
+        self.settings = hub.settings
+        self._task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ticks = 0
+        #: the followed tables' versions in the database at the last tick
+        self._checked: dict[str, int] = {}
+
+    # -- the loop ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.tick()
+        self._task = asyncio.create_task(self._loop())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def _loop(self) -> None:
+        jitter = random.SystemRandom()
+        while True:
+            await asyncio.sleep(self.settings.claim_interval * jitter.uniform(0.8, 1.2))
+            try:
+                await self.tick()
+            except StoreError as exc:
+                log.warning("the cluster check failed: %s", exc)
+            except Exception:  # a bug must not stop the takeovers
+                log.exception("the cluster check failed")
+
+    async def tick(self) -> None:
+        """Check the owner connection, take over orphaned tables, and check the tables
+        followed for moves not heard of."""
+        await self.store.keepalive()
+        if self.store.lost():
+            for table in list(self.hub.tables.values()):
+                if table.owned:
+                    self.disown(table)
+        for table_id in await self.store.orphans():
+            await self.take_over(table_id)
+        followed = [t.id for t in self.hub.tables.values() if not t.owned]
+        versions = await self.store.version(followed) if followed else {}
+        for table_id in followed:
+            behind = self.hub.tables.get(table_id)
+            if behind is None or behind.owned:
+                continue
+            if table_id not in versions:
+                self.hub.gone(table_id)
+            elif behind.version < self._checked.get(table_id, -1):
+                # still short of what the database had a tick ago: a notice was lost
+                # (one merely on its way has arrived by now), read the moves
+                await self.sync(behind)
+        self._checked = versions
+        self._ticks += 1
+        if self._ticks % _FORGET_EVERY == 0:
+            await self.store.forget_dead()
+
+    # -- ownership -----------------------------------------------------------------------
+
+    async def take_over(self, table_id: str) -> Table | None:
+        """Own ``table_id`` if it has no live owner: brought up to date from the
+        database, its bots and timers started. The table (owned or not), or ``None``."""
+        table = self.hub.tables.get(table_id)
+        if table is None:
+            loaded = await self.hub.get(table_id)  # claimed and run there if it can be
+            if loaded is not None and loaded.owned:
+                log.info("took over table %s", table_id)
+            return loaded
+        if table.owned:
+            return table
+        async with table.lock:
+            if table.owned or not await self.store.claim(table_id):
+                return table
+            since = table.version
+            try:
+                row = await self.store.load(table_id, since)
+            except StoreError:
+                await self.store.release(table_id)
+                raise
+            if row is None:
+                self.hub.gone(table_id)
+                return None
+            table.catch_up(row, since)
+            table.owned = True
+            table.owner = self.store.process_id
+        log.info("took over table %s at version %d", table_id, table.version)
+        self.bus.unfollow(table_id)
+        await self.hub.run(table)
+        return table
+
+    def disown(self, table: Table) -> None:
+        """This process lost ``table``: follow it from now on."""
+        if not table.owned:
+            return
+        log.warning("table %s: this process no longer owns it; following its new owner",
+                    table.id)
+        table.disown()
+        self._spawn(self._refollow(table))
+
+    async def _refollow(self, table: Table) -> None:
+        await self.bus.follow(table.id)
+        await self.sync(table)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- following -----------------------------------------------------------------------
+
+    def notice(self, notice: Notice) -> None:
+        """A notice of the database about a table (see :class:`Notice`)."""
+        table = self.hub.tables.get(notice.table_id)
+        if table is None:
+            return
+        if notice.gone:
+            self.hub.gone(notice.table_id)
+            return
+        if notice.version < 0 or not table.follow(notice):
+            self._spawn(self.sync(table))
+
+    async def sync(self, table: Table) -> None:
+        """Read what a followed table lacks from the database."""
+        async with table.lock:
+            if table.owned or self.hub.tables.get(table.id) is not table:
+                return
+            since = table.version
+            try:
+                row = await self.store.load(table.id, since)
+            except StoreError as exc:
+                log.warning("table %s: cannot read it to follow it (%s)", table.id, exc)
+                return
+            if row is None:
+                self.hub.gone(table.id)
+                return
+            table.catch_up(row, since)
+
+    # -- forwarding ----------------------------------------------------------------------
+
+    async def forward(self, table: Table, conn: Connection,
+                      message: Act | NextRound | RematchRequest) -> None:
+        """Have the table's owner act on a client's message; its errors go to ``conn``."""
+        if conn not in table.conns:
+            conn.error("not_joined", "send join first")
+            return
+        body = {"op": "message", "table": table.id, "seats": list(conn.seats),
+                "message": message.model_dump(mode="json")}
+        answer = await self._ask(table, body)
+        if answer is None:
+            if table.owned:  # taken over meanwhile: act here
+                await table.handle(conn, message, self.hub.rematch)
+                return
+            error = unavailable()
+            conn.error(error.code, error.message, error.retry_after)
+            return
+        for code, text, retry_after in answer.get("errors", ()):
+            conn.error(code, text, retry_after)
+        if answer.get("stale") and table.state is not None:
+            conn.send(table.state_frame(conn.view_seat))
+
+    async def take_seat(self, table: Table, name: str | None,
+                        seat: int | None) -> tuple[int, str, str]:
+        """:meth:`Table.take_seat` at the table's owner."""
+        answer = await self._ask(table, {"op": "seat", "table": table.id, "name": name,
+                                         "seat": seat})
+        if answer is None:
+            if table.owned:
+                return await table.take_seat(name, seat)
+            raise unavailable()
+        if "error" in answer:
+            code, text, retry_after = answer["error"]
+            raise ProtocolError(code, text, retry_after)
+        return int(answer["seat"]), str(answer["token"]), str(answer["name"])
+
+    async def _ask(self, table: Table, body: dict[str, Any]) -> dict[str, Any] | None:
+        """The owner's answer to ``body``; ``None`` when there is none (and then the
+        table may have been taken over by this process)."""
+        for _attempt in range(2):
+            owner = table.owner
+            if table.owned:
+                return None
+            if owner is not None and owner != self.store.process_id:
+                answer = await self.bus.request(owner, body, self.settings.forward_timeout)
+                if answer is not None and not answer.get("moved"):
+                    return answer
+            await self.take_over(table.id)
+            if not table.owned:
+                await self.sync(table)  # learn who owns it now
+        return None
+
+    async def answer(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Act on a request forwarded by another process (this one owns the table)."""
+        table = self.hub.tables.get(str(body.get("table")))
+        if table is None or not table.owned:
+            return {"moved": True}
+        if body.get("op") == "seat":
+            try:
+                seat, token, name = await table.take_seat(body.get("name"), body.get("seat"))
+            except ProtocolError as exc:
+                return {"error": [exc.code, exc.message, exc.retry_after]}
+            return {"seat": seat, "token": token, "name": name}
+        try:
+            message = parse_client_message(json.dumps(body["message"]),
+                                           self.settings.max_message, self.settings.max_depth)
+        except ProtocolError as exc:
+            return {"errors": [[exc.code, exc.message, None]]}
+        if isinstance(message, Join) or not isinstance(message, Act | NextRound |
+                                                       RematchRequest):
+            return {"errors": [["bad_request", "only moves are forwarded", None]]}
+        collector = _Collector(tuple(body.get("seats", ())))
+        with contextlib.suppress(asyncio.CancelledError):
+            await table.handle(collector, message, self.hub.rematch, remote=True)
+        return {"errors": collector.errors, "stale": collector.stale}

@@ -1,0 +1,33 @@
+"""The app of one worker of ``trashcards serve --workers N``: each worker is a new
+process (started by uvicorn's supervisor), which builds the server's settings from the
+environment variable :data:`ENVIRONMENT` that ``serve`` sets (JSON of the
+:class:`~trashcards.web.settings.Settings` fields given on the command line)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Final
+
+from starlette.applications import Starlette
+
+from .app import create_app
+from .settings import Settings
+
+__all__ = ["ENVIRONMENT", "app", "settings_text"]
+
+#: The environment variable holding the settings of the workers.
+ENVIRONMENT: Final = "TRASHCARDS_SERVE_SETTINGS"
+
+
+def settings_text(values: dict[str, Any]) -> str:
+    """The JSON text of simple :class:`Settings` fields (paths and tuples included)."""
+    return json.dumps({k: str(v) if isinstance(v, Path) else v for k, v in values.items()})
+
+
+def app() -> Starlette:
+    """The server of one worker (uvicorn calls this in the worker process)."""
+    values: dict[str, Any] = json.loads(os.environ[ENVIRONMENT])
+    values["allowed_origins"] = tuple(values.get("allowed_origins", ()))
+    return create_app(Settings(**values))
