@@ -13,3 +13,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="Multiply the number of fuzzed inputs (tests/fuzz): 1 in CI (10,000 records, "
              "bodies and frames), 10 for the long run (100,000 each). Also "
              "TRASHCARDS_FUZZ_SCALE.")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Browser tests run last: Playwright's sync API keeps an event loop running in the
+    main thread for the rest of the session, where ``asyncio.run`` (the storage tests)
+    would refuse to start."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
