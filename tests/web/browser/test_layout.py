@@ -1,7 +1,8 @@
 """The table fits the screen (issue 8): at 1366×768 and 1280×800 with 2, 3 or 4 players,
 and on a 390×844 phone with 4, the prompt, the stock, the discard pile, the card in hand
 and the whole home board are inside the viewport, every board holds its own cards, and
-the page itself never scrolls (the log scrolls inside its panel). Checked for the
+the page itself never scrolls (the log scrolls inside its panel), with the win-chance bar
+and (on the player's decision) the Hint button on screen too. Checked for the
 player's page and the spectator's, in English and in Dutch (long words), on a table
 played into its second round so boards of different sizes are on show.
 """
@@ -98,8 +99,12 @@ def test_the_table_fits_the_screen_without_scrolling(
     page.wait_for_selector("#center .hand .card")
     if not watching:
         page.wait_for_function("document.body.dataset.acting === '0'")
+    # Issue 12's aids are on show too: the win-chance bar (these tables allow hints, and
+    # spectators always see it) and, on the player's decision, the Hint button.
+    page.wait_for_selector("#winbar .winbar-part", timeout=30_000)
+    aids = ["#winbar"] if watching else ["#winbar", "#hint-button"]
     page.evaluate("document.fonts.ready")
-    seen = page.evaluate(MEASURE, list(ON_SCREEN))
+    seen = page.evaluate(MEASURE, list(ON_SCREEN) + aids)
 
     assert seen["scrollHeight"] <= height, f"the page scrolls: {seen['scrollHeight']} px"
     assert seen["scrollWidth"] <= width, f"the page is too wide: {seen['scrollWidth']} px"

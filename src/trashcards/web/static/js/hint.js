@@ -31,13 +31,16 @@ export class HintPanel {
   }
 
   /** The table moved: `allowed` (the table allows hints), `token` and `version` of the
-   *  seat to act when it is one of ours (else null). An answer for an older version is
-   *  taken away. */
+   *  seat to act when it is one of ours (else null). An answer for an older version, or
+   *  once the decision is no longer ours (a move was sent), is taken away. */
   update({ allowed, token, version }) {
     this.button.hidden = !allowed;
     const mine = allowed && token != null;
     this.button.disabled = !mine;
-    if (this.request && this.request.version !== version) this.hide();
+    if (!mine || (this.request && this.request.version !== version)) this.hide();
+    const same = mine && this.request && this.request.token === token
+      && this.request.version === version;
+    if (same) return; // drawn again for the same decision: a request may be on its way
     this.request = mine ? { token, version } : null;
     this.waiting = false;
     this.button.removeAttribute("aria-busy");

@@ -1,9 +1,10 @@
-// Keyboard play: S stock, D discard, 1–9 and 0 slots, W swap, T trash, C call, ? help,
+// Keyboard play: S stock, D discard, 1–9 and 0 slots, W swap, T trash, C call, H hint,
+// ? help,
 // Enter on the "pass to …" screen. Keys typed into a form field are left alone.
 
 const ACTION_KEYS = { s: "stock", d: "discard", w: "swap", t: "trash", c: "call" };
 
-/** handlers: {act(action), slot(k), help(), pass()} */
+/** handlers: {act(action), slot(k), hint(), help(), pass()} */
 export function installKeys(handlers) {
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -24,7 +25,10 @@ export function installKeys(handlers) {
       return;
     }
     const lower = key.length === 1 ? key.toLowerCase() : "";
-    if (ACTION_KEYS[lower]) {
+    if (lower === "h") {
+      event.preventDefault();
+      handlers.hint();
+    } else if (ACTION_KEYS[lower]) {
       event.preventDefault();
       handlers.act(ACTION_KEYS[lower]);
     } else if (/^[0-9]$/.test(key)) {

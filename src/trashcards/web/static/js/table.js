@@ -18,9 +18,11 @@ import { describeEvents, stepState, turnEndReason } from "./events.js";
 import { installKeys } from "./keys.js";
 import { Log } from "./log.js";
 import * as motion from "./motion.js";
+import { HintPanel } from "./hint.js";
 import { displayName } from "./names.js";
 import { andList, turnPrompt, wildSlots } from "./prompt.js";
 import * as sound from "./sound.js";
+import { WinBar } from "./winbar.js";
 
 const MAX_ANIMATED = 80;
 
@@ -50,6 +52,12 @@ const app = {
 
 const $ = (id) => document.getElementById(id);
 const log = new Log($("log-list"), $("log-scroll"));
+const winbar = new WinBar($("winbar"));
+const hint = new HintPanel($("hint-button"), $("hint-panel"), {
+  send: (message) => connection.send(message),
+});
+let chances = null; // the latest "chances" message
+let drawnChances = null; // what the bar shows: (version, names, own seat, language)
 
 // -- rules of this table ---------------------------------------------------------------
 
@@ -188,6 +196,13 @@ function onMessage(msg) {
     case "rematch":
       goToRematch(msg.table_id, msg.url);
       break;
+    case "chances":
+      chances = msg;
+      renderAids();
+      break;
+    case "hint":
+      hint.receive(msg);
+      break;
     case "error":
       onError(msg);
       break;
@@ -196,7 +211,14 @@ function onMessage(msg) {
   }
 }
 
+/** The codes an error answering a hint request may carry. */
+const HINT_ERRORS = ["busy", "rate_limited", "hints_off", "not_your_turn", "stale_version"];
+
 function onError(msg) {
+  if (hint.waiting && !app.sent && joinedHere && HINT_ERRORS.includes(msg.code)) {
+    hint.refused(msg.code);
+    return;
+  }
   app.sent = false;
   if (msg.code === "rate_limited" && !joinedHere) {
     // The join itself was refused for this address's rate: join again when allowed.
@@ -392,7 +414,27 @@ function render() {
   renderResult();
   renderPass();
   renderTopbar();
+  renderAids();
   motion.keepHidden();
+}
+
+/** The win-chance bar (whatever `chances` the server sent) and the Hint button (where
+ *  the table allows hints, on this screen's own decision). */
+function renderAids() {
+  const acting = actingSeat();
+  const allowed = Boolean(app.table && app.table.hints) && acting !== null;
+  hint.update({ allowed, token: acting === null ? null : tokenFor(acting),
+                version: app.version });
+  if (chances) {
+    const players = (app.state && app.state.players) || (app.table && app.table.seats) || [];
+    const names = players.map((_, seat) => nameOf(seat));
+    const mine = app.seats.size === 1 ? homeSeat() : null;
+    const key = JSON.stringify([chances.version, names, mine, currentLanguage()]);
+    if (key !== drawnChances) winbar.update(chances, names, mine);
+    drawnChances = key;
+  }
+  document.body.dataset.hint = allowed ? "1" : "0";
+  $("aids").hidden = app.gone !== null || (winbar.root.hidden && $("hint-button").hidden);
 }
 
 function renderGone() {
@@ -756,6 +798,7 @@ function wireStaticControls() {
   installKeys({
     act: (action) => act(action),
     slot: (k) => act(`wild ${k}`),
+    hint: () => { if (!$("hint-button").hidden) hint.ask(); },
     help: () => $("help-dialog").showModal(),
     pass: () => { if (passPending()) $("pass-button").click(); },
   });
