@@ -19,4 +19,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Browser tests run last: Playwright's sync API keeps an event loop running in the
     main thread for the rest of the session, where ``asyncio.run`` (the storage tests)
     would refuse to start."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    items.sort(key=lambda item: "browser" in item.path.parts
+               or item.get_closest_marker("browser") is not None)
