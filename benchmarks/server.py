@@ -218,14 +218,14 @@ class BenchTable:
                 self.stats.table_latency.append(latency)
 
 
-def start_server(db: Path | str, workers: int = 1) -> tuple[subprocess.Popen[str], str]:
-    """``trashcards serve`` on ``db`` (a file, or a PostgreSQL URL with ``workers``)."""
+def serve(db: Path | str, *options: str) -> tuple[subprocess.Popen[str], str]:
+    """``trashcards serve`` on ``db`` on a free local port with ``options``; the process
+    and its URL. Every client here is one address, so the per-address limits are lifted."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "trashcards", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db), "--workers", str(workers), "--bot-delay", "0", "--round-pause", "0",
-         # every client here is one address, playing flat out: lift the limits
+         "--db", str(db),
          "--create-rate", "1000000", "--join-rate", "1000000000", "--max-connections", "100000",
-         "--message-rate", "1000000"],
+         *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.stdout is not None
@@ -235,6 +235,13 @@ def start_server(db: Path | str, workers: int = 1) -> tuple[subprocess.Popen[str
         proc.kill()
         raise SystemExit(f"the server did not start: {line}{proc.stdout.read()}")
     return proc, words[words.index("at") + 1].rstrip("/")
+
+
+def start_server(db: Path | str, workers: int = 1) -> tuple[subprocess.Popen[str], str]:
+    """A server on ``db`` (a file, or a PostgreSQL URL with ``workers``) whose bots play
+    flat out, with no message-rate limit."""
+    return serve(db, "--workers", str(workers), "--bot-delay", "0", "--round-pause", "0",
+                 "--message-rate", "1000000")
 
 
 def stop_server(proc: subprocess.Popen[str]) -> None:
@@ -411,20 +418,7 @@ class AiTable:
 
 def start_live_server(db: Path) -> tuple[subprocess.Popen[str], str]:
     """A server whose bots play at their live pace (the default delay)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "trashcards", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db), "--round-pause", "1",
-         "--create-rate", "1000000", "--join-rate", "1000000000", "--max-connections", "100000",
-         "--hint-rate", "100"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    words = line.split()
-    if "at" not in words:
-        proc.kill()
-        raise SystemExit(f"the server did not start: {line}")
-    return proc, words[words.index("at") + 1].rstrip("/")
+    return serve(db, "--round-pause", "1", "--hint-rate", "100")
 
 
 async def ai_bench(args: argparse.Namespace, url: str, bot: str, hints: bool) -> AiStats:
