@@ -32,6 +32,7 @@ from ..tui.loop import TerminalGame
 from ..tui.seats import Seat, SeatError, level_bots, make_seats, seats_from_names
 from ..tui.terminal import KeyPressReader, LineReader, Reader
 from .options import rules_given, rules_options
+from .records import fail
 
 __all__ = ["play"]
 
@@ -46,14 +47,6 @@ DEFAULT_LEVEL = "good"
 def _ladder() -> str:
     """The levels for the help text: ``beginner (Elo 1535 ± 4), …``."""
     return ", ".join(level.label for level in LEVELS)
-
-
-class ResumeError(click.ClickException):
-    """A record that cannot be resumed; the exit status is the record error's."""
-
-    def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
 
 
 def _split_names(text: str) -> list[str]:
@@ -98,9 +91,9 @@ def _resume(path: Path, rng: random.Random) -> tuple[Match, tuple[Seat, ...]]:
         seats = seats_from_names(record.players)
         match = Match.from_record(record, rng)
     except RecordError as exc:
-        raise ResumeError(f"cannot resume {path}: {exc}", exc.exit_status) from None
+        fail(f"cannot resume {path}: {exc}", exc.exit_status)
     except SeatError as exc:
-        raise ResumeError(f"cannot resume {path}: {exc}", 2) from None
+        fail(f"cannot resume {path}: {exc}")
     return match, seats
 
 

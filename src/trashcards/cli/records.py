@@ -13,22 +13,32 @@ from ..errors import RecordError
 from ..names import printable
 from ..record import MAX_SIZE, Record, load, loads
 
-__all__ = ["CommandFailed", "fail", "read_record"]
+__all__ = ["CommandFailed", "RecordBroken", "fail", "read_record"]
 
 
 class CommandFailed(click.ClickException):
     """A command's clear refusal: click prints ``Error: message`` and exits with
-    ``exit_code``; the message is escaped so that no control or text-direction
+    status 2 (bad input); the message is escaped so that no control or text-direction
     character from a record reaches the terminal."""
 
-    def __init__(self, message: str, exit_code: int = 2) -> None:
+    exit_code = 2
+
+    def __init__(self, message: str) -> None:
         super().__init__(printable(message))
-        self.exit_code = exit_code
+
+
+class RecordBroken(CommandFailed):
+    """A record that breaks the rules at one of its moves: exit status 1, as
+    :class:`~trashcards.errors.RecordError` says."""
+
+    exit_code = 1
 
 
 def fail(message: str, status: int = 2) -> NoReturn:
-    """Stop the command with ``Error: message`` and exit status ``status``."""
-    raise CommandFailed(message, status)
+    """Stop the command with ``Error: message`` and exit status ``status`` (1 or 2).
+
+    click declares ``exit_code`` a class variable (8.5), so each status is a class."""
+    raise (RecordBroken if status == 1 else CommandFailed)(message)
 
 
 def read_record(file: str, *, check: bool = True) -> Record:
