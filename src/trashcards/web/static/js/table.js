@@ -48,6 +48,7 @@ const app = {
   reason: null, // why this player's last turn ended, while the others play
   historyFrom: null, // the first move the log holds (from the server's history)
   asked: null, // the `before` of the history page asked for
+  partyInfo: undefined, // the party of this table (asked for at the end of its match)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -677,7 +678,37 @@ function renderResult() {
   $("result-wait").hidden = matchOver || !(app.readyClicked || (mine && allMineReady));
   $("play-again").hidden = !matchOver || !mine || Boolean(party);
   $("to-party").hidden = !matchOver || !party;
-  if (party) $("to-party").href = paths.partyPage(party);
+  if (party && matchOver) renderPartyLink(party);
+}
+
+/** The end of a party's table leads on: to the final (to play it, if this browser won
+ *  here, else to watch it) once both tables are over, else back to the party page. The
+ *  party is asked for again whenever its tables change, until the final exists. */
+let partyAsked = null;
+async function renderPartyLink(partyId) {
+  const link = $("to-party");
+  const info = app.partyInfo;
+  const final = info && info.final ? info.final.table_id : null;
+  if (final && final !== tableId) {
+    const mine = watching ? [] : store.adoptFinalSeats(info);
+    link.href = mine.length ? paths.tablePage(final) : paths.watchPage(final);
+    link.textContent = mine.length ? t("party.play_final") : t("party.watch_final");
+    link.dataset.final = final;
+  } else {
+    link.href = paths.partyPage(partyId);
+    link.textContent = t("party.back");
+    delete link.dataset.final;
+  }
+  const due = info === undefined || (info && info.final_wanted && !info.final);
+  if (!due || partyAsked) return;
+  partyAsked = api.party(partyId).then((answer) => { app.partyInfo = answer; },
+    () => { app.partyInfo = null; });
+  await partyAsked;
+  const waitMore = app.partyInfo && app.partyInfo.final_wanted && !app.partyInfo.final;
+  // The other table is still playing: look again in a while (this page follows only
+  // its own table).
+  setTimeout(() => { partyAsked = null; if (waitMore) render(); }, waitMore ? 2000 : 0);
+  renderResult();
 }
 
 function renderPass() {
