@@ -26,9 +26,33 @@ def _me_and_bot(server: str) -> tuple[str, dict[int, str]]:
     return answer["table_id"], {s["seat"]: s["token"] for s in answer["seats"]}
 
 
+def test_a_forced_move_gets_a_one_line_hint(new_context: Any, server: str) -> None:
+    table_id, tokens = _me_and_bot(server)
+    player = scenes.Player(server, table_id, tokens)
+    try:  # a decision with one legal move: draw from the stock
+        player.play_until(lambda s: s["to_act"] == 0 and s["legal"] == ["stock"])
+    finally:
+        player.close()
+    page = scenes.open_page(new_context(viewport={"width": 1366, "height": 768}), server,
+                            table_id, tokens)
+    page.wait_for_function("document.body.dataset.acting === '0'")
+    expect(page.locator("#game .legal")).to_have_count(1)
+    page.click("#hint-button")
+    panel = page.locator("#hint-panel")
+    expect(panel.locator(".hint-best")).to_have_text(re.compile(r"^Only one move: .+\.$"),
+                                                     timeout=30_000)
+    expect(panel.locator(".hint-table")).to_have_count(0)
+    expect(page.locator("#game .hint-pick")).to_have_count(1)
+
+
 def test_the_hint_button_against_the_computer_shows_the_best_move_and_its_chances(
         new_context: Any, server: str) -> None:
     table_id, tokens = _me_and_bot(server)
+    player = scenes.Player(server, table_id, tokens)
+    try:  # a decision with a choice: the card in hand is a wild
+        player.play_until(scenes.wild_or_swap(0))
+    finally:
+        player.close()
     page = scenes.open_page(new_context(viewport={"width": 1366, "height": 768}), server,
                             table_id, tokens)
     page.wait_for_function("document.body.dataset.acting === '0'")

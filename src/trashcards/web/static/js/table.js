@@ -56,6 +56,7 @@ const log = new Log($("log-list"), $("log-scroll"));
 const winbar = new WinBar($("winbar"));
 const hint = new HintPanel($("hint-button"), $("hint-panel"), {
   send: (message) => connection.send(message),
+  onChange: () => markSuggestion(),
 });
 let chances = null; // the latest "chances" message
 let drawnChances = null; // what the bar shows: (version, names, own seat, language)
@@ -416,6 +417,7 @@ function render() {
   renderPass();
   renderTopbar();
   renderAids();
+  markSuggestion();
   motion.keepHidden();
 }
 
@@ -606,6 +608,25 @@ function renderBoards(acting) {
     focus: typeof app.focus === "string" ? app.focus : null,
     handOwner,
   }));
+}
+
+/** Mark on the table the move the hint on show suggests: its pile, slot or button. */
+function markSuggestion() {
+  for (const node of document.querySelectorAll("#game .hint-pick")) {
+    node.classList.remove("hint-pick");
+  }
+  const action = hint.suggestion(app.version);
+  if (!action || actingSeat() === null) return;
+  const [verb, slot] = action.split(" ");
+  let target = null;
+  if (verb === "stock" || verb === "discard") {
+    target = $("center").querySelector(`.pile.${verb}`);
+  } else if (verb === "wild") {
+    target = $("home").querySelector(`.slot[data-slot="${Number(slot)}"]`);
+  } else {
+    target = $("center").querySelector(`.action-${verb}`);
+  }
+  if (target) target.classList.add("hint-pick");
 }
 
 function renderWaiting() {
