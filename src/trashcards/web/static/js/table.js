@@ -58,7 +58,10 @@ const hint = new HintPanel($("hint-button"), $("hint-panel"), {
   send: (message) => connection.send(message),
   onChange: () => markSuggestion(),
 });
-let chances = null; // the latest "chances" message
+let chances = null; // the "chances" message the bar shows (or is to show)
+/** "chances" messages for versions the board does not show yet (its events are still
+ *  playing): the bar follows the board, never runs ahead of it. */
+const heldChances = [];
 let drawnChances = null; // what the bar shows: (version, names, own seat, language)
 
 // -- rules of this table ---------------------------------------------------------------
@@ -180,6 +183,12 @@ function onMessage(msg) {
   switch (msg.type) {
     case "joined":
       joinedHere = true;
+      // What this page may see changed with its seats (a spectator who took a seat at a
+      // table without hints sees no chances): the server sends what it may see now.
+      chances = null;
+      heldChances.length = 0;
+      drawnChances = null;
+      winbar.clear();
       app.seats = new Set(msg.seats || []);
       app.table = msg.table || app.table;
       document.body.dataset.seats = [...app.seats].join(",");
@@ -199,7 +208,8 @@ function onMessage(msg) {
       goToRematch(msg.table_id, msg.url);
       break;
     case "chances":
-      chances = msg;
+      heldChances.push(msg);
+      heldChances.sort((a, b) => a.version - b.version);
       renderAids();
       break;
     case "hint":
@@ -428,6 +438,10 @@ function renderAids() {
   const allowed = Boolean(app.table && app.table.hints) && acting !== null;
   hint.update({ allowed, token: acting === null ? null : tokenFor(acting),
                 version: app.version });
+  while (heldChances.length && app.version !== null && heldChances[0].version <= app.version) {
+    const next = heldChances.shift();
+    if (!chances || next.version >= chances.version) chances = next;
+  }
   if (chances) {
     const players = (app.state && app.state.players) || (app.table && app.table.seats) || [];
     const names = players.map((_, seat) => nameOf(seat));
