@@ -46,6 +46,7 @@ const app = {
   online: false,
   gone: null, // {title, text}: the table cannot be shown
   reason: null, // why this player's last turn ended, while the others play
+  roundShown: null, // {at, arrived}: when the round-over panel was shown, its frame came
   historyFrom: null, // the first move the log holds (from the server's history)
   asked: null, // the `before` of the history page asked for
   partyInfo: undefined, // the party of this table (asked for at the end of its match)
@@ -201,6 +202,7 @@ function onMessage(msg) {
     case "state":
     case "events":
     case "history":
+      msg.arrived = performance.now();
       app.queue.push(msg);
       drain();
       break;
@@ -261,18 +263,40 @@ async function drain() {
   draining = true;
   try {
     while (app.queue.length) {
+      await holdRoundOver(app.queue[0]);
       const msg = app.queue.shift();
       if (msg.type === "events") await playEvents(msg);
       else if (msg.type === "history") onHistory(msg);
-      else setState(msg.state, msg.version);
+      else setState(msg.state, msg.version, msg.arrived);
     }
   } finally {
     draining = false;
   }
 }
 
-function setState(state, version) {
+/** The round-over panel stays up for the whole pause between rounds, counted from when
+ *  this page showed it (the server counts from the end of the round, and the winning
+ *  chain may take a while to play here): the next deal waits for the rest of the pause,
+ *  unless it came early because everyone clicked "Next round", or this page did. */
+async function holdRoundOver(next) {
+  const shown = app.roundShown;
+  if (!shown || !app.state || app.state.phase !== "round_over" || next.type === "history") {
+    return;
+  }
+  const pause = 1000 * Number((app.table && app.table.round_pause) || 0);
+  const now = performance.now();
+  const early = next.arrived - shown.arrived < pause - 500; // everyone was ready
+  const left = pause - (now - shown.at);
+  if (early || app.readyClicked || left <= 0) return;
+  await sleep(left);
+}
+
+function setState(state, version, arrived = performance.now()) {
   const wasMine = app.state && actingSeat() !== null;
+  const ended = state && state.phase === "round_over"
+    && !(app.state && app.state.phase === "round_over" && app.version === version);
+  if (ended) app.roundShown = { at: performance.now(), arrived };
+  else if (!state || state.phase !== "round_over") app.roundShown = null;
   app.state = state;
   app.shown = state;
   app.focus = null;
@@ -324,7 +348,7 @@ async function playEvents(msg) {
     for (const event of events) {
       if (event.type === "round_won" || event.type === "match_won") sound.play("win");
     }
-    setState(msg.state, msg.version);
+    setState(msg.state, msg.version, msg.arrived);
     return;
   }
   app.busy = true;
@@ -348,7 +372,7 @@ async function playEvents(msg) {
     log.append(lines.slice(told));
     app.busy = false;
   }
-  setState(msg.state, msg.version);
+  setState(msg.state, msg.version, msg.arrived);
 }
 
 let errorTimer = null;
@@ -378,6 +402,8 @@ function promptText() {
     if (app.status === "crowded") return t("conn.crowded");
     return app.online ? t("prompt.loading") : t("prompt.connecting");
   }
+  // The next round's deal is playing while the view is still the last round's end.
+  if (app.busy && app.shown && app.shown.round !== state.round) return t("prompt.dealing");
   if (state.phase === "match_over") {
     return t("prompt.match_over", { name: nameOf(state.match_winner) });
   }
@@ -712,6 +738,8 @@ function renderResult() {
   $("next-round").disabled = Boolean(app.readyClicked || (mine && allMineReady));
   $("result-wait").hidden = matchOver || !(app.readyClicked || (mine && allMineReady));
   $("play-again").hidden = !matchOver || !mine || Boolean(party);
+  $("review-link").hidden = !matchOver;
+  $("review-link").href = paths.reviewPage(tableId);
   $("to-party").hidden = !matchOver || !party;
   if (party && matchOver) renderPartyLink(party);
 }
