@@ -365,6 +365,13 @@ function tableItem(entry, info) {
   link.href = paths.tablePage(entry.id);
   link.textContent = info && info.status === "over" ? t("mine.open") : t("mine.rejoin");
   item.append(text, link);
+  if (info && info.status === "over") {
+    const review = document.createElement("a");
+    review.className = "button review-link";
+    review.href = paths.reviewPage(entry.id);
+    review.textContent = t("result.review");
+    item.append(review);
+  }
   return item;
 }
 
