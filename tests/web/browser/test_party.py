@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import httpx
 import pytest
 from browserkit import OVER, take_one_decision
 from playwright.sync_api import expect
@@ -137,3 +138,17 @@ def test_a_party_of_six_by_invite_link_plays_both_tables_and_the_final_to_the_en
     assert any(name in winner for name in PEOPLE)
     for page in finalists:
         expect(page.locator("#to-party")).to_have_text("Back to the party")
+
+
+@pytest.mark.parametrize("hints", [True, False, None])
+def test_a_party_keeps_its_creators_hints_choice_at_both_tables(server: str,
+                                                                 hints: bool | None) -> None:
+    seats = [{"kind": "me", "name": "Ana"}] + [{"kind": "open"} for _ in range(4)]
+    body: dict[str, Any] = {"seats": seats, "final": True}
+    if hints is not None:
+        body["hints"] = hints
+    answer = httpx.post(f"{server}/api/parties", json=body, timeout=20)
+    assert answer.status_code == 201, answer.text
+    info = httpx.get(f"{server}/api/parties/{answer.json()['party_id']}", timeout=20).json()
+    # by default as for any table with seats open to friends: no hints
+    assert [table["hints"] for table in info["tables"]] == [bool(hints)] * 2

@@ -476,6 +476,12 @@ function renderAids() {
     if (key !== drawnChances) winbar.update(chances, names, mine);
     drawnChances = key;
   }
+  // A spectator is told plainly that the bar is live, and whether the players see it.
+  const spectator = watching || (app.state && app.seats.size === 0);
+  const note = $("aids-note");
+  note.hidden = !spectator || winbar.root.hidden;
+  note.textContent = app.table && app.table.hints ? t("winbar.watching")
+    : t("winbar.watching_secret");
   document.body.dataset.hint = allowed ? "1" : "0";
   $("aids").hidden = app.gone !== null || (winbar.root.hidden && $("hint-button").hidden);
 }
