@@ -117,7 +117,8 @@ def test_the_review_reads_like_a_replay_and_fits_a_phone(new_context: Any, serve
     told = " ".join(sentences)
     assert "deck " not in told, told
     assert ": stock" not in told, told
-    assert re.search(r"(Ana|Computer \(expert\)) (draws|takes) \S+ from the", told), told
+    assert re.search(r"(Ana|Computer \(expert\)) (draws from the stock|takes \S+ from the "
+                     r"discard pile)\.", told), told
     shapes = page.evaluate("""() => [...document.querySelectorAll('#position .card')]
         .map((c) => c.getBoundingClientRect()).map((r) => r.height / r.width)""")
     assert shapes, "no card is drawn"

@@ -159,12 +159,15 @@ function drawSummary() {
       t("review.mistakes", { count: s.mistakes, decisions: s.decisions }),
       t("review.points", { points: (s.total_cost * 100).toFixed(1) }),
     ];
-    for (const text of cells) {
+    const labels = ["review.col_accuracy", "review.col_mistakes", "review.col_cost"];
+    cells.forEach((text, i) => {
       const td = document.createElement("td");
       td.textContent = text;
+      td.dataset.label = t(labels[i]); // a phone shows each row as a card of labelled lines
       row.append(td);
-    }
+    });
     const biggest = document.createElement("td");
+    biggest.dataset.label = t("review.col_biggest");
     s.biggest_mistakes.forEach((move, i) => {
       const link = document.createElement("button");
       link.type = "button";
@@ -205,8 +208,8 @@ function goTo(index) {
   $("last-move").disabled = index === total;
 }
 
-/** Move `index` of the record (its text `move`) as the table's log says it: "Ana draws
- *  7♥ from the stock." The cards come from the positions before and after it. */
+/** Move `index` of the record (its text `move`) as the table's log says it: "Ana takes
+ *  7♥ from the discard pile." The cards come from the positions before and after it. */
 function moveSentence(index, move) {
   const before = review.positions[index];
   const after = review.positions[index + 1] || before;
@@ -225,8 +228,8 @@ function moveSentence(index, move) {
         dealer: review.players[after.dealer] || "", first: review.players[after.to_act] || "" });
     case "reshuffle":
       return t("event.reshuffled", { count: after.stock_count });
-    case "stock":
-      return t("event.drew_stock", { name, card: short(after.in_hand) });
+    case "stock": // the card drawn may have gone on at once (a chain): not named
+      return t("review.drew_stock", { name });
     case "discard":
       return t("event.drew_discard", { name, card: short(top(before)) });
     case "wild":
