@@ -129,25 +129,55 @@ def test_record_download(client: TestClient) -> None:
     assert record.replay().match_winner is not None
 
 
-def test_pages_are_the_client_files(tmp_path: Path) -> None:
+def test_pages_are_the_templates_and_static_files_are_served_as_they_are(
+        tmp_path: Path) -> None:
     static = tmp_path / "static"
     static.mkdir()
-    for name in ("index.html", "table.html", "rules.html", "app.js"):
-        (static / name).write_text(f"<!-- {name} -->")
-    settings = make_settings(tmp_path / "p.sqlite3", static_dir=static)
+    (static / "app.js").write_text("<!-- app.js -->")
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "base.html").write_text("<head>one head</head>{% block main %}{% endblock %}")
+    for name in ("index.html", "table.html", "rules.html"):
+        (templates / name).write_text(
+            '{% extends "base.html" %}{% block main %}<!-- ' + name + ' -->{% endblock %}')
+    settings = make_settings(tmp_path / "p.sqlite3", static_dir=static,
+                             templates_dir=templates)
     with TestClient(create_app(settings)) as client:
-        assert client.get("/").text == "<!-- index.html -->"
-        assert client.get("/t/abc?watch=1").text == "<!-- table.html -->"
-        assert client.get("/rules").text == "<!-- rules.html -->"
-        assert client.get("/rules/vi").text == "<!-- rules.html -->"
+        assert client.get("/").text == "<head>one head</head><!-- index.html -->"
+        assert client.get("/t/abc?watch=1").text == "<head>one head</head><!-- table.html -->"
+        assert client.get("/rules").text == "<head>one head</head><!-- rules.html -->"
+        assert client.get("/rules/vi").text == "<head>one head</head><!-- rules.html -->"
+        assert client.get("/").headers["cache-control"] == "no-cache"
         assert client.get("/static/app.js").text == "<!-- app.js -->"
         assert client.get("/static/nope.js").status_code == 404
         assert client.get("/healthz").json()["ok"] is True
-    (static / "index.html").unlink()
+    (templates / "index.html").unlink()
     with TestClient(create_app(settings)) as client:
         assert client.get("/").status_code == 404
 
 
+def test_every_page_shares_one_head_and_top_bar(tmp_path: Path) -> None:
+    """Issue 22: the six pages are one template (templates/base.html) and their own main
+    part; no page keeps a copy of the head or the top bar."""
+    import re
+
+    settings = make_settings(tmp_path / "p.sqlite3")
+    parts: dict[str, set[str]] = {"head": set(), "brand": set(), "language": set()}
+    with TestClient(create_app(settings)) as client:
+        for path in ("/", "/t/abc", "/p/abc", "/review", "/rules", "/rules/es"):
+            page = client.get(path)
+            assert page.status_code == 200, path
+            parts["head"].add(page.text.split('<link rel="stylesheet"')[0])
+            brand = re.search(r'<a class="brand".*?</a>', page.text, re.S)
+            language = re.search(r'<label class="lang">.*?</label>', page.text, re.S)
+            assert brand is not None, path
+            assert language is not None, path
+            parts["brand"].add(brand.group(0))
+            parts["language"].add(language.group(0))
+    assert {name: len(found) for name, found in parts.items()} == \
+        {"head": 1, "brand": 1, "language": 1}
+    client_dir = settings.static_dir
+    assert not list(client_dir.glob("*.html")), "a page is still a copy in static/"
 def test_two_servers_cannot_share_a_database(tmp_path: Path) -> None:
     db = tmp_path / "one.sqlite3"
     first = Store(db)

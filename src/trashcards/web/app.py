@@ -22,9 +22,10 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..ai.levels import LEVELS
@@ -114,12 +115,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 holder["hub"].close()
             await store.close()
 
+    templates = Jinja2Templates(directory=settings.templates_dir)
+
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(_request: Request) -> Response:
-            path = Path(settings.static_dir) / name
-            if not path.is_file():
+        """A page: its template (``templates/NAME``, which extends ``base.html``)."""
+        async def endpoint(request: Request) -> Response:
+            if not (Path(settings.templates_dir) / name).is_file():
                 return PlainTextResponse(f"{name} is not there yet", status_code=404)
-            return FileResponse(path, headers={"Cache-Control": "no-cache"})
+            return templates.TemplateResponse(request, name,
+                                              headers={"Cache-Control": "no-cache"})
         return endpoint
 
     async def create_table(request: Request) -> Response:

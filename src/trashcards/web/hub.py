@@ -301,7 +301,9 @@ class Hub:
                       self.committer, self.advisor, party=party, hints=hints,
                       owner=self.store.process_id)
         table.on_lost = self.lost
-        starts = all(s.kind != "open" for s in seats)
+        # a seat is taken when it is not open or someone holds its token (a party's final
+        # copies the winners' seats, taken by invite link, with their kind "open")
+        starts = all(s.kind != "open" or s.token_hash is not None for s in seats)
         opening = table.opening_moves() if starts else None
         row = NewTable(table_id, rules.to_dict(), seats, "playing" if opening else "waiting",
                        opening.entries if opening else (), opening.cuts if opening else None,

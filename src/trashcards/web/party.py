@@ -71,13 +71,15 @@ class Parties:
         mine: list[dict[str, Any]] = []
         for side in sides:
             seats, tokens = seat_rows([spec.seats[i] for i in side], side)
-            table, opening, row = await self.hub.prepare(rules, seats, party=party_id)
+            table, opening, row = await self.hub.prepare(rules, seats, party=party_id,
+                                                          hints=spec.hints)
             while row.id in (p[0].id for p in prepared):  # two new ids, both unused
-                table, opening, row = await self.hub.prepare(rules, seats, party=party_id)
+                table, opening, row = await self.hub.prepare(rules, seats, party=party_id,
+                                                              hints=spec.hints)
             prepared.append((table, opening, row))
             mine.extend({"table_id": table.id, **seat} for seat in tokens)
         data = {"rules": rules.to_dict(), "final_wanted": spec.final,
-                "tables": [p[0].id for p in prepared]}
+                "tables": [p[0].id for p in prepared], "hints": spec.hints}
         try:
             await self.hub.committer.write(self.hub.store.create_party, party_id, data,
                                            [p[2] for p in prepared])
@@ -124,7 +126,9 @@ class Parties:
                 name = unique_name(won.name or f"Player {number + 1}", [s.name for s in seats])
                 seats.append(SeatRow(number, won.kind, name, won.bot, won.token_hash))
             rules = Rules.from_dict(row.data["rules"])
-            table, opening, new = await self.hub.prepare(rules, seats, party=row.id)
+            hints = row.data.get("hints")
+            table, opening, new = await self.hub.prepare(
+                rules, seats, party=row.id, hints=hints if isinstance(hints, bool) else None)
             try:
                 await self.hub.committer.write(self.hub.store.set_party_final, row.id, new)
             except FinalTakenError:  # another server process made it first: show that one

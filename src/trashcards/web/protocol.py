@@ -404,6 +404,8 @@ class CreateParty(_Model):
     seats: list[SeatSpec] = Field(min_length=5, max_length=8)
     #: once both tables are over, a final table brings their two winners together
     final: bool = True
+    #: whether the seats may ask for hints (all three tables); by default as for a table
+    hints: bool | None = None
 
 
 class PartyInfo(_Model):

@@ -116,6 +116,8 @@ class Settings:
     max_review_moves: int = 4000
     #: where the static files of the client are
     static_dir: Path = Path(__file__).parent / "static"
+    #: where the pages' templates are (``base.html``: every page's head and top bar)
+    templates_dir: Path = Path(__file__).parent / "templates"
     #: the chance source of a table (default: the OS; see docs/protocol.md, "Chance")
     chance_rng: Callable[[str], random.Random] = _system_random
     #: the random generator of a bot, by table id and seat (default: the OS)

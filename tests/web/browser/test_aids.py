@@ -26,9 +26,33 @@ def _me_and_bot(server: str) -> tuple[str, dict[int, str]]:
     return answer["table_id"], {s["seat"]: s["token"] for s in answer["seats"]}
 
 
+def test_a_forced_move_gets_a_one_line_hint(new_context: Any, server: str) -> None:
+    table_id, tokens = _me_and_bot(server)
+    player = scenes.Player(server, table_id, tokens)
+    try:  # a decision with one legal move: draw from the stock
+        player.play_until(lambda s: s["to_act"] == 0 and s["legal"] == ["stock"])
+    finally:
+        player.close()
+    page = scenes.open_page(new_context(viewport={"width": 1366, "height": 768}), server,
+                            table_id, tokens)
+    page.wait_for_function("document.body.dataset.acting === '0'")
+    expect(page.locator("#game .legal")).to_have_count(1)
+    page.click("#hint-button")
+    panel = page.locator("#hint-panel")
+    expect(panel.locator(".hint-best")).to_have_text(re.compile(r"^Only one move: .+\.$"),
+                                                     timeout=30_000)
+    expect(panel.locator(".hint-table")).to_have_count(0)
+    expect(page.locator("#game .hint-pick")).to_have_count(1)
+
+
 def test_the_hint_button_against_the_computer_shows_the_best_move_and_its_chances(
         new_context: Any, server: str) -> None:
     table_id, tokens = _me_and_bot(server)
+    player = scenes.Player(server, table_id, tokens)
+    try:  # a decision with a choice: the card in hand is a wild
+        player.play_until(scenes.wild_or_swap(0))
+    finally:
+        player.close()
     page = scenes.open_page(new_context(viewport={"width": 1366, "height": 768}), server,
                             table_id, tokens)
     page.wait_for_function("document.body.dataset.acting === '0'")
@@ -135,3 +159,39 @@ def test_a_spectator_sees_the_win_bar_move_as_the_table_plays(
     finally:
         player.close()
 
+
+
+def test_the_lobby_chooses_hints_per_table_and_spectators_are_told_what_the_bar_is(
+        new_context: Any, server: str) -> None:
+    page = new_context().new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("#seat-rows li")
+    page.fill("#my-name", "Ana")
+    hints = page.locator("#table-hints")
+    expect(hints).to_be_checked()  # against the computer: on
+    second = page.locator("#seat-rows li").nth(1).locator(".seat-kind")
+    second.select_option("open")
+    expect(hints).not_to_be_checked()  # a friend by link: off unless the creator says
+    hints.check()
+    second.select_option("bot")
+    expect(hints).to_be_checked()
+    hints.uncheck()  # the creator's choice stays
+    page.click("#create-submit")
+    page.wait_for_url("**/t/**")
+    table_id = page.url.rsplit("/", 1)[1]
+    assert httpx.get(f"{server}/api/tables/{table_id}", timeout=20).json()["hints"] is False
+    page.wait_for_function("document.body.dataset.acting === '0'")
+    expect(page.locator("#hint-button")).to_be_hidden()
+
+    # Spectators see the live bar and are told plainly whether the players see it too.
+    secret = new_context().new_page()
+    secret.goto(f"{server}/t/{table_id}?watch=1")
+    expect(secret.locator("#aids-note")).to_have_text(
+        "Live chances, for spectators only: the players do not see them.", timeout=30_000)
+    open_id, _tokens = _me_and_bot(server)
+    shared = new_context().new_page()
+    shared.goto(f"{server}/t/{open_id}?watch=1")
+    expect(shared.locator("#aids-note")).to_have_text(
+        "Live chances: the players see them too.", timeout=30_000)
+    # Players are not told (the note is for spectators).
+    expect(page.locator("#aids-note")).to_be_hidden()

@@ -34,11 +34,11 @@ def placeholders(message: str | dict[str, str]) -> set[str]:
 def used_keys() -> set[str]:
     """Keys named literally in the pages and scripts (t("key"), data-i18n="key")."""
     keys: set[str] = set()
-    for path in STATIC.rglob("*.html"):
-        if path.parent.name == "rules":
-            continue
+    pages = [p for p in STATIC.rglob("*.html") if p.parent.name != "rules"]
+    for path in pages + sorted((STATIC.parent / "templates").glob("*.html")):
         text = path.read_text("utf-8")
         keys |= set(re.findall(r'data-i18n="([\w.\-]+)"', text))
+        keys |= set(re.findall(r'set skip_key = "([\w.\-]+)"', text))
         for attr in re.findall(r'data-i18n-attr="([^"]+)"', text):
             keys |= {pair.split(":")[1].strip() for pair in attr.split(";") if ":" in pair}
     for path in (STATIC / "js").glob("*.js"):

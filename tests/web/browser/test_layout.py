@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import scenes
 from browserkit import serve
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -126,3 +127,77 @@ def test_the_table_fits_the_screen_without_scrolling(
         box = legal.bounding_box()
         assert box is not None
         assert box["y"] + box["height"] <= height
+
+
+#: Everything of the table that a docked hint must leave in sight and clickable.
+TABLE_PARTS = ("#prompt, #center .pile, #center .hand > .card, #center .action, #game .board,"
+               " #game .slot:not(.gone)")
+
+COVERED = """([parts, panel]) => {
+  const p = document.querySelector(panel).getBoundingClientRect();
+  const overlap = (r) => Math.max(0, Math.min(r.right, p.right) - Math.max(r.left, p.left))
+      * Math.max(0, Math.min(r.bottom, p.bottom) - Math.max(r.top, p.top));
+  return [...document.querySelectorAll(parts)].map((el) => {
+    const r = el.getBoundingClientRect();
+    return {what: el.className + ' ' + (el.getAttribute('aria-label') || el.id),
+            overlap: overlap(r) / Math.max(1, r.width * r.height)};
+  }).filter((x) => x.overlap > 0);
+}"""
+
+CLICKABLE = """() => [...document.querySelectorAll('#game .legal')].map((el) => {
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {what: el.getAttribute('aria-label') || el.className,
+          ok: hit !== null && (hit === el || el.contains(hit))};
+})"""
+
+
+@pytest.mark.parametrize(("size", "count"), [("1366x768", 4), ("1280x800", 3),
+                                             ("1280x800", 4), ("390x844", 4)])
+def test_the_open_hint_is_docked_covers_nothing_and_rings_its_move_on_the_table(
+        new_context: Any, server: str, tables: dict[int, tuple[str, dict[int, str]]],
+        size: str, count: int) -> None:
+    width, height = scenes.SIZES[size]
+    phone = width < 500
+    context = new_context(viewport={"width": width, "height": height}, locale="en",
+                          is_mobile=phone, has_touch=phone)
+    table_id, tokens = tables[count]
+    page = scenes.open_page(context, server, table_id, tokens)
+    page.wait_for_function("document.body.dataset.acting === '0'")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-panel .hint-best", timeout=60_000)
+    page.evaluate("document.fonts.ready")
+
+    covered = page.evaluate(COVERED, [TABLE_PARTS, "#hint-panel"])
+    assert covered == [], f"the hint covers part of the table: {covered}"
+    clicks = page.evaluate(CLICKABLE)
+    assert clicks, "nothing is clickable"
+    assert all(c["ok"] for c in clicks), f"a control is covered: {clicks}"
+    seen = page.evaluate(MEASURE, ["#hint-panel .hint-best", "#hint-panel .hint-close"])
+    assert seen["scrollHeight"] <= height, f"the page scrolls: {seen['scrollHeight']} px"
+    assert seen["scrollWidth"] <= width, f"the page is too wide: {seen['scrollWidth']} px"
+    for selector, part in seen["parts"].items():
+        assert part is not None, f"{selector} is not drawn"
+        assert inside(part, width, height), f"{selector} is off screen: {part}"
+    # The suggested move is ringed on the table: exactly one legal thing, the best row's.
+    best = page.get_attribute("#hint-panel tr.best", "data-action")
+    picked = page.locator("#game .hint-pick")
+    expect(picked).to_have_count(1)
+    assert "legal" in (picked.get_attribute("class") or "")
+    if best is not None and best.startswith("wild "):
+        assert picked.get_attribute("data-slot") == best.split()[1]
+    # On a phone the sheet starts folded to its one line and unfolds on demand; folded or
+    # not, it stays in the log's place.
+    fold = page.locator("#hint-panel .hint-fold")
+    if phone:
+        expect(fold).to_have_attribute("aria-expanded", "false")
+        expect(page.locator("#hint-panel .hint-table")).to_be_hidden()
+        fold.click()
+        expect(page.locator("#hint-panel .hint-table")).to_be_visible()
+        covered = page.evaluate(COVERED, [TABLE_PARTS, "#hint-panel"])
+        assert covered == [], f"the unfolded sheet covers part of the table: {covered}"
+    # Closing the hint takes the ring away (the table is left as it is: the other cases
+    # use it too).
+    page.click("#hint-panel .hint-close")
+    expect(page.locator("#hint-panel")).to_be_hidden()
+    expect(page.locator("#game .hint-pick")).to_have_count(0)

@@ -59,7 +59,7 @@ def test_your_tables_tell_the_game_the_players_and_whose_turn_and_rejoin(
     table_url = page.url
     page.goto(server + "/")
     item = page.locator("#mine-list li.mine-item").first
-    expect(item).to_contain_text("Standard · you, Computer (medium) · round 1: your turn")
+    expect(item).to_contain_text("Standard · you, Computer (good) · round 1: your turn")
     item.locator("a.button").click()
     page.wait_for_url(table_url)
     page.wait_for_function("document.body.dataset.acting === '0'")

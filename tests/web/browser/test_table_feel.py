@@ -145,8 +145,8 @@ def test_the_computer_is_named_in_each_viewers_language_and_recorded_by_kind(
     wait_for_turn_or_end(english)
     spanish = new_context(locale="es").new_page()
     spanish.goto(url + "?watch=1")
-    expect(english.locator(".board:not(.big) .board-name")).to_have_text("Computer (medium)")
-    expect(spanish.locator(".board:not(.big) .board-name")).to_have_text("Ordenador (medio)")
+    expect(english.locator(".board:not(.big) .board-name")).to_have_text("Computer (good)")
+    expect(spanish.locator(".board:not(.big) .board-name")).to_have_text("Ordenador (bueno)")
     table_id = url.rsplit("/", 1)[1]
     seats = httpx.get(f"{server}/api/tables/{table_id}", timeout=20).json()["seats"]
     assert [seat["name"] for seat in seats] == ["Ana", "bot:greedy"]

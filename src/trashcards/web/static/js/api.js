@@ -29,8 +29,8 @@ function listOf(body, key) {
 }
 
 export const api = {
-  createTable: (rules, seats) =>
-    request(paths.tables, { method: "POST", body: JSON.stringify({ rules, seats }) }),
+  createTable: (rules, seats, hints = null) =>
+    request(paths.tables, { method: "POST", body: JSON.stringify({ rules, seats, hints }) }),
   openTables: async () => listOf(await request(paths.tables), "tables"),
   table: (id) => request(paths.table(id)),
   join: (id, name, seat) =>
@@ -38,8 +38,9 @@ export const api = {
       method: "POST",
       body: JSON.stringify(seat === undefined ? { name } : { name, seat }),
     }),
-  createParty: (rules, seats, final) =>
-    request(paths.parties, { method: "POST", body: JSON.stringify({ rules, seats, final }) }),
+  createParty: (rules, seats, final, hints = null) =>
+    request(paths.parties, {
+      method: "POST", body: JSON.stringify({ rules, seats, final, hints }) }),
   party: (id) => request(paths.party(id)),
   presets: async () => listOf(await request(paths.presets), "presets"),
   bots: async () => listOf(await request(paths.bots), "bots"),

@@ -52,6 +52,9 @@ export class Connection {
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
     });
     socket.addEventListener("message", (event) => {
+      // A socket replaced by a rejoin may still deliver frames: they were for the old
+      // join (a spectator's win chances, say), not for this one.
+      if (this.socket !== socket) return;
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       this.hooks.onMessage(msg);

@@ -2,6 +2,8 @@
 // the current version; the server answers that connection only, with every legal action
 // best first, its chance of winning the match and the round (95 % intervals) and a
 // one-line reason. The button is there only where the table's creator allowed hints.
+// The answer is docked (js/table.js and css/ai.css place it; it never covers the table):
+// its title row, the best move in one line, and the details, which fold away.
 
 import { t } from "./i18n.js";
 import { percent } from "./winbar.js";
@@ -18,8 +20,11 @@ export function describeAction(action) {
 export class HintPanel {
   /** `button`: the Hint button; `panel`: where the answer goes; `send(message)`: sends
    *  a websocket message; `actionText(action)`: an action's words for people. */
-  constructor(button, panel, { send, actionText = describeAction }) {
+  constructor(button, panel, { send, actionText = describeAction, onChange = () => {} }) {
     this.button = button;
+    this.onChange = onChange; // the hint shown (or taken away) changed
+    this.best = null; // {version, action}: the move the hint on show suggests
+    this.folded = null; // the reader folded the details away (true) or opened them
     this.panel = panel;
     this.send = send;
     this.actionText = actionText;
@@ -58,13 +63,69 @@ export class HintPanel {
     this.waiting = false;
     this.button.removeAttribute("aria-busy");
     if (!this.request || message.version !== this.request.version) return;
-    const title = document.createElement("h2");
-    title.textContent = t("hint.title");
     const best = message.actions[0];
     const lead = document.createElement("p");
     lead.className = "hint-best";
-    lead.textContent = t("hint.best", { action: this.actionText(best.action),
-                                        reason: best.reason });
+    const forced = message.actions.length === 1;
+    lead.textContent = forced ? t("hint.only", { action: this.actionText(best.action) })
+      : t("hint.best", { action: this.actionText(best.action), reason: best.reason });
+    const parts = [this.head(!forced), lead];
+    if (!forced) parts.push(this.details(message));
+    this.panel.replaceChildren(...parts);
+    this.panel.dataset.collapsed = this.collapsed() ? "1" : "0";
+    this.best = { version: message.version, action: best.action };
+    this.panel.hidden = false;
+    this.onChange();
+  }
+
+  /** The panel's title row: the title, the button folding the details away (a sheet at
+   *  the bottom of a phone starts folded) and the close button. */
+  head(foldable) {
+    const head = document.createElement("div");
+    head.className = "hint-head";
+    const title = document.createElement("h2");
+    title.id = "hint-title";
+    title.textContent = t("hint.title");
+    head.append(title);
+    if (foldable) {
+      const fold = document.createElement("button");
+      fold.type = "button";
+      fold.className = "link-button hint-fold";
+      fold.setAttribute("aria-controls", "hint-more");
+      const label = () => {
+        const folded = this.collapsed();
+        fold.setAttribute("aria-expanded", folded ? "false" : "true");
+        fold.textContent = folded ? t("hint.more") : t("hint.less");
+      };
+      fold.addEventListener("click", () => {
+        this.folded = !this.collapsed();
+        this.panel.dataset.collapsed = this.folded ? "1" : "0";
+        label();
+      });
+      label();
+      head.append(fold);
+    }
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "link-button hint-close";
+    close.textContent = t("hint.close");
+    close.addEventListener("click", () => this.hide());
+    head.append(close);
+    return head;
+  }
+
+  /** Whether the details are folded away: the reader's last choice, else folded on a
+   *  phone (the sheet takes the log's place) and open on a laptop. */
+  collapsed() {
+    if (this.folded !== null) return this.folded;
+    return window.matchMedia("(max-width: 47.99rem)").matches;
+  }
+
+  /** Every legal move with its chances, best first. */
+  details(message) {
+    const more = document.createElement("div");
+    more.className = "hint-more";
+    more.id = "hint-more";
     const table = document.createElement("table");
     table.className = "hint-table";
     const caption = document.createElement("caption");
@@ -102,13 +163,15 @@ export class HintPanel {
       body.append(row);
     });
     table.append(caption, thead, body);
-    const close = document.createElement("button");
-    close.type = "button";
-    close.className = "link-button hint-close";
-    close.textContent = t("hint.close");
-    close.addEventListener("click", () => this.hide());
-    this.panel.replaceChildren(title, lead, table, close);
-    this.panel.hidden = false;
+    more.append(table);
+    return more;
+  }
+
+  /** The move the hint on show suggests for the decision at `version`, or null: the
+   *  table marks it (its card, pile, slot or button). */
+  suggestion(version) {
+    if (this.panel.hidden || !this.best || this.best.version !== version) return null;
+    return this.best.action;
   }
 
   /** An error answered to a hint request (busy, rate_limited, hints_off …). */
@@ -119,12 +182,18 @@ export class HintPanel {
     note.className = "hint-refused";
     const known = ["busy", "rate_limited", "hints_off", "not_your_turn", "stale_version"];
     note.textContent = t(`hint.refused.${known.includes(code) ? code : "other"}`);
-    this.panel.replaceChildren(note);
+    this.best = null;
+    this.panel.replaceChildren(this.head(false), note);
+    this.panel.dataset.collapsed = "0";
     this.panel.hidden = false;
+    this.onChange();
   }
 
   hide() {
+    const shown = !this.panel.hidden;
     this.panel.replaceChildren();
     this.panel.hidden = true;
+    this.best = null;
+    if (shown) this.onChange();
   }
 }

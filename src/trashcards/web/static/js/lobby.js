@@ -163,6 +163,11 @@ function updateSeatRows() {
     $("party-note").textContent = t("create.party_note", { count: rows.length, first, second });
   }
   $("create-submit").textContent = t(party ? "create.submit_party" : "create.submit");
+  // Hints: on against the computer or on one device, off once a friend joins by link
+  // (the server's default), until the creator chooses.
+  if ($("table-hints").dataset.chosen !== "1") {
+    $("table-hints").checked = !rows.some((row) => row.querySelector(".seat-kind").value === "open");
+  }
 }
 
 /** The sizes of a party's two tables (the server's split: 5 → 3 + 2, 8 → 4 + 4). */
@@ -222,7 +227,8 @@ async function createTable(event) {
   if (name) store.saveName(name);
   try {
     if (seats.length > TABLE_SEATS) {
-      const answer = await api.createParty(chosenRules(), seats, $("party-final").checked);
+      const answer = await api.createParty(chosenRules(), seats, $("party-final").checked,
+        $("table-hints").checked);
       const byTable = new Map();
       for (const seat of answer.seats || []) {
         if (!byTable.has(seat.table_id)) byTable.set(seat.table_id, []);
@@ -236,7 +242,7 @@ async function createTable(event) {
       location.assign(answer.invite || paths.partyPage(answer.party_id));
       return;
     }
-    const answer = await api.createTable(chosenRules(), seats);
+    const answer = await api.createTable(chosenRules(), seats, $("table-hints").checked);
     store.addSeats(answer.table_id, answer.seats || []);
     store.updateTable(answer.table_id, { created: Date.now() });
     location.assign(answer.invite || paths.tablePage(answer.table_id));
@@ -365,6 +371,13 @@ function tableItem(entry, info) {
   link.href = paths.tablePage(entry.id);
   link.textContent = info && info.status === "over" ? t("mine.open") : t("mine.rejoin");
   item.append(text, link);
+  if (info && info.status === "over") {
+    const review = document.createElement("a");
+    review.className = "button review-link";
+    review.href = paths.reviewPage(entry.id);
+    review.textContent = t("result.review");
+    item.append(review);
+  }
   return item;
 }
 
@@ -472,6 +485,7 @@ async function main() {
     $("open-error").hidden = true;
   });
   $("create-form").addEventListener("submit", createTable);
+  $("table-hints").addEventListener("change", () => { $("table-hints").dataset.chosen = "1"; });
   $("link-form").addEventListener("submit", openLink);
 
   await loadServerLists();

@@ -1,6 +1,6 @@
 // Player names as people read them. The server names a computer's seat after its kind,
 // as every record does ("bot:greedy", "bot:greedy:2" for a second one); the page shows it
-// in the viewer's own language ("Computer (medium)", "Ordenador (medio) 2"). People's
+// in the viewer's own language ("Computer (good)", "Ordenador (bueno) 2"). People's
 // names are shown as they were typed (the server refuses names starting with "bot:").
 
 import { t } from "./i18n.js";
@@ -13,9 +13,15 @@ export function botOf(name) {
   return match ? { kind: match[1], copy: match[2] ? Number(match[2]) : 1 } : null;
 }
 
-/** The level word of a bot kind ("medium"), or the kind itself for an experiment. */
+/** The lobby's ladder of levels, by the bot kind that plays each: one name per level on
+ *  every page (seats, log, standings, hints, the party page and the Review). Records keep
+ *  the kind ("bot:greedy"). */
+export const LEVEL_OF = { sometimes: "beginner", kid: "casual", greedy: "good", expert: "expert" };
+
+/** The level word of a bot kind ("good" for greedy), or the kind's own word for a bot
+ *  off the ladder ("hard", "random"), or the kind itself for an experiment. */
 export function levelName(kind) {
-  const key = `level.${kind}`;
+  const key = `level.${LEVEL_OF[kind] || kind}`;
   const text = t(key);
   return text === key ? kind : text;
 }

@@ -1,6 +1,7 @@
 // The party page (/p/{id}): five to eight people at two tables, each its own match, and
 // the final table of the two winners if the party wants one. It shows every table live
-// (asking the server every few seconds) with its standings, whose turn it is and who
+// (following each table's websocket as a spectator: any change of a table fetches the
+// party again) with its standings, whose turn it is and who
 // won, and leads to each table: to play at it (this browser holds a seat there), to take
 // an open seat, or to watch. Seats, invites, spectating and reconnecting are the
 // ordinary table pages'.
@@ -13,14 +14,21 @@ import { api } from "./api.js";
 import { paths } from "./config.js";
 import * as store from "./store.js";
 import { displayName } from "./names.js";
+import { Connection } from "./connection.js";
 
-const REFRESH_MS = 3000;
+/** Changes that come together (a move's events, then the table) fetch the party once. */
+const SETTLE_MS = 150;
 const partyId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const watching = new URLSearchParams(location.search).has("watch");
 const $ = (id) => document.getElementById(id);
 
 let party = null;
 let gone = false;
+/** The websocket followed for each table of the party (as a spectator). */
+const followed = new Map();
+let refreshTimer = null;
+let refreshing = null;
+let again = false;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -38,25 +46,6 @@ function presetName(rules) {
 /** The seats this browser holds at a table. */
 function heldSeats(tableId) {
   return watching ? new Set() : new Set(store.loadTable(tableId).seats.map((s) => s.seat));
-}
-
-/** The final table's seats are the two winners' seats with the same tokens (as a rematch
- *  copies them): remember them under the final's id, so its page knows this browser. */
-function adoptFinalSeats(info) {
-  if (!info.final || watching) return;
-  const seats = [];
-  info.tables.forEach((table, number) => {
-    const winner = info.winners[number];
-    if (!table || winner === null || winner === undefined) return;
-    const held = store.loadTable(table.table_id).seats.find((s) => s.seat === winner);
-    if (held) seats.push({ seat: number, token: held.token });
-  });
-  const known = store.loadTable(info.final.table_id).seats;
-  const fresh = seats.filter((s) => !known.some((k) => k.seat === s.seat && k.token === s.token));
-  if (fresh.length) {
-    store.addSeats(info.final.table_id, fresh);
-    store.updateTable(info.final.table_id, { created: Date.now() });
-  }
 }
 
 function seatName(table, seat, held) {
@@ -171,17 +160,67 @@ function render() {
 }
 
 async function refresh() {
-  try {
-    party = await api.party(partyId);
-    gone = false;
-    adoptFinalSeats(party);
-  } catch (error) {
-    if (error.status === 404) {
-      gone = true;
-      party = null;
-    }
+  if (refreshing) {
+    again = true;
+    return;
   }
-  render();
+  refreshing = (async () => {
+    try {
+      party = await api.party(partyId);
+      gone = false;
+      if (!watching) store.adoptFinalSeats(party);
+    } catch (error) {
+      if (error.status === 404) {
+        gone = true;
+        party = null;
+      }
+    }
+    render();
+    follow();
+  })();
+  await refreshing;
+  refreshing = null;
+  if (again) {
+    again = false;
+    await refresh();
+  }
+}
+
+/** Fetch the party again soon: a table it follows changed. */
+function changed() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(refresh, SETTLE_MS);
+}
+
+/** Follow every table of the party on its websocket, the final too once it exists. */
+function follow() {
+  if (gone || !party) {
+    for (const connection of followed.values()) connection.close();
+    followed.clear();
+    return;
+  }
+  const ids = [...party.tables, party.final].filter(Boolean).map((table) => table.table_id);
+  for (const id of ids) {
+    if (followed.has(id)) continue;
+    let first = true;
+    const connection = new Connection(id, {
+      tokens: () => [],
+      version: () => null,
+      history: () => false,
+      onMessage: (msg) => {
+        if (["table", "events", "state"].includes(msg.type)) changed();
+      },
+      onStatus: (status) => {
+        // Back online after a cut: what happened meanwhile comes as a state anyway.
+        if (status === "online" && !first) changed();
+        if (status === "online") first = false;
+        if (status === "gone") changed();
+      },
+    });
+    followed.set(id, connection);
+    connection.open();
+  }
+  document.body.dataset.following = String(followed.size);
 }
 
 async function copyLink(input, button) {
@@ -219,7 +258,6 @@ async function main() {
   }
   if (!watching) store.rememberParty(partyId);
   await refresh();
-  setInterval(() => { if (!gone) refresh(); }, REFRESH_MS);
 }
 
 main();

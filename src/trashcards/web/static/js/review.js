@@ -9,6 +9,7 @@ import { cardElement, cardShort, isWildInSlot } from "./cards.js";
 import { describeAction } from "./hint.js";
 import { detectLanguage, loadLanguage, mountLanguageSwitcher, onLanguageChange, t,
          translatePage } from "./i18n.js";
+import { displayName } from "./names.js";
 import { percent } from "./winbar.js";
 
 const $ = (id) => document.getElementById(id);
@@ -54,6 +55,10 @@ async function reviewText(text) {
   }
   try { moves = JSON.parse(text).moves || []; } catch { moves = []; }
   review = body;
+  // People read the computer's seats by their level, in their language ("bot:greedy"
+  // is "Computer (good)"), as on the table.
+  review.raw_players = review.players;
+  review.players = review.players.map((name) => displayName(name));
   show();
 }
 
@@ -146,19 +151,23 @@ function drawSummary() {
     row.dataset.seat = String(s.seat);
     const name = document.createElement("th");
     name.scope = "row";
-    name.textContent = s.seat === review.winner ? t("review.winner", { name: s.name }) : s.name;
+    const shown = displayName(s.name);
+    name.textContent = s.seat === review.winner ? t("review.winner", { name: shown }) : shown;
     row.append(name);
     const cells = [
       t("review.percent", { percent: Math.round(s.accuracy * 100) }),
       t("review.mistakes", { count: s.mistakes, decisions: s.decisions }),
       t("review.points", { points: (s.total_cost * 100).toFixed(1) }),
     ];
-    for (const text of cells) {
+    const labels = ["review.col_accuracy", "review.col_mistakes", "review.col_cost"];
+    cells.forEach((text, i) => {
       const td = document.createElement("td");
       td.textContent = text;
+      td.dataset.label = t(labels[i]); // a phone shows each row as a card of labelled lines
       row.append(td);
-    }
+    });
     const biggest = document.createElement("td");
+    biggest.dataset.label = t("review.col_biggest");
     s.biggest_mistakes.forEach((move, i) => {
       const link = document.createElement("button");
       link.type = "button";
@@ -188,7 +197,7 @@ function goTo(index) {
   const next = moves[index];
   $("move-text").textContent = next === undefined
     ? t("review.at_end", { count: total })
-    : t("review.at_move", { n: index + 1, count: total, move: next });
+    : t("review.at_move", { n: index + 1, count: total, move: moveSentence(index, next) });
   const decision = review.decisions.find((d) => d.move === index);
   $("decision-text").textContent = decision ? decisionText(decision) : "";
   $("decision-text").className = decision?.mistake ? "decision-text mistake" : "decision-text";
@@ -197,6 +206,49 @@ function goTo(index) {
   $("first-move").disabled = index === 0;
   $("next-move").disabled = index === total;
   $("last-move").disabled = index === total;
+}
+
+/** Move `index` of the record (its text `move`) as the table's log says it: "Ana takes
+ *  7♥ from the discard pile." The cards come from the positions before and after it. */
+function moveSentence(index, move) {
+  const before = review.positions[index];
+  const after = review.positions[index + 1] || before;
+  const text = String(move);
+  const [, prefix, rest] = /^(?:(\d+):\s*)?(.*)$/.exec(text.trim()) || [];
+  const [verb, arg] = (rest || "").split(/\s+/);
+  const seat = prefix === undefined ? null : Number(prefix);
+  const name = seat === null ? "" : review.players[seat] || String(seat);
+  const short = (card) => (card ? cardShort(card) : "?");
+  const top = (state) => (state.discard.length ? state.discard[state.discard.length - 1] : null);
+  switch (verb) {
+    case "dealer":
+      return t("event.dealer_first", { name: review.players[Number(arg)] || arg });
+    case "deck":
+      return t("event.dealt", { round: after.round,
+        dealer: review.players[after.dealer] || "", first: review.players[after.to_act] || "" });
+    case "reshuffle":
+      return t("event.reshuffled", { count: after.stock_count });
+    case "stock": // the card drawn may have gone on at once (a chain): not named
+      return t("review.drew_stock", { name });
+    case "discard":
+      return t("event.drew_discard", { name, card: short(top(before)) });
+    case "wild":
+      return t("event.placed_wild", { name, card: short(before.in_hand), slot: arg });
+    case "swap": {
+      const was = before.players[seat] ? before.players[seat].slots : [];
+      const now = after.players[seat] ? after.players[seat].slots : [];
+      const k = was.findIndex((slot, i) => slot.up && slot.card && isWildInSlot(slot.card, i + 1)
+        && now[i] && now[i].card === before.in_hand);
+      return t("event.swapped", { name, card: short(before.in_hand), slot: k + 1,
+        wild: short(k >= 0 ? was[k].card : null) });
+    }
+    case "trash":
+      return t("event.discarded", { name, card: short(before.in_hand) });
+    case "call":
+      return t("event.called", { name });
+    default:
+      return text;
+  }
 }
 
 function decisionText(d) {
@@ -217,7 +269,8 @@ function drawPosition(state) {
     box.className = "review-board" + (state.to_act === seat ? " to-act" : "");
     box.dataset.seat = String(seat);
     const title = document.createElement("h3");
-    title.textContent = t("review.board_title", { name: player.name, count: player.rounds_won });
+    title.textContent = t("review.board_title", { name: displayName(player.name),
+                                                  count: player.rounds_won });
     const row = document.createElement("div");
     row.className = "review-slots";
     player.slots.forEach((slot, i) => {

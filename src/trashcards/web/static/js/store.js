@@ -50,6 +50,29 @@ export function rememberParty(id) {
   write(PARTIES_KEY, parties.slice(0, 20));
 }
 
+/** A party's final table has the two winners' seats with the same tokens (as a rematch
+ *  copies them): remember the ones this browser held under the final's id, so the
+ *  final's page knows this browser. `info` is the party as /api/parties/{id} shows it;
+ *  returns the final's seats this browser holds. */
+export function adoptFinalSeats(info) {
+  if (!info || !info.final) return [];
+  const seats = [];
+  info.tables.forEach((table, number) => {
+    const winner = info.winners[number];
+    if (!table || winner === null || winner === undefined) return;
+    const held = loadTable(table.table_id).seats.find((s) => s.seat === winner);
+    if (held) seats.push({ seat: number, token: held.token });
+  });
+  const finalId = info.final.table_id;
+  const known = loadTable(finalId).seats;
+  const fresh = seats.filter((s) => !known.some((k) => k.seat === s.seat && k.token === s.token));
+  if (fresh.length) {
+    addSeats(finalId, fresh);
+    updateTable(finalId, { created: Date.now() });
+  }
+  return loadTable(finalId).seats;
+}
+
 /** Forget a table (it does not exist any more). */
 export function forgetTable(id) {
   try { localStorage.removeItem(PREFIX + id); } catch { /* private mode */ }

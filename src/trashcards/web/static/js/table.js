@@ -46,8 +46,10 @@ const app = {
   online: false,
   gone: null, // {title, text}: the table cannot be shown
   reason: null, // why this player's last turn ended, while the others play
+  roundShown: null, // {at, arrived}: when the round-over panel was shown, its frame came
   historyFrom: null, // the first move the log holds (from the server's history)
   asked: null, // the `before` of the history page asked for
+  partyInfo: undefined, // the party of this table (asked for at the end of its match)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -55,8 +57,12 @@ const log = new Log($("log-list"), $("log-scroll"));
 const winbar = new WinBar($("winbar"));
 const hint = new HintPanel($("hint-button"), $("hint-panel"), {
   send: (message) => connection.send(message),
+  onChange: () => markSuggestion(),
 });
-let chances = null; // the latest "chances" message
+let chances = null; // the "chances" message the bar shows (or is to show)
+/** "chances" messages for versions the board does not show yet (its events are still
+ *  playing): the bar follows the board, never runs ahead of it. */
+const heldChances = [];
 let drawnChances = null; // what the bar shows: (version, names, own seat, language)
 
 // -- rules of this table ---------------------------------------------------------------
@@ -178,6 +184,12 @@ function onMessage(msg) {
   switch (msg.type) {
     case "joined":
       joinedHere = true;
+      // What this page may see changed with its seats (a spectator who took a seat at a
+      // table without hints sees no chances): the server sends what it may see now.
+      chances = null;
+      heldChances.length = 0;
+      drawnChances = null;
+      winbar.clear();
       app.seats = new Set(msg.seats || []);
       app.table = msg.table || app.table;
       document.body.dataset.seats = [...app.seats].join(",");
@@ -190,6 +202,7 @@ function onMessage(msg) {
     case "state":
     case "events":
     case "history":
+      msg.arrived = performance.now();
       app.queue.push(msg);
       drain();
       break;
@@ -197,7 +210,8 @@ function onMessage(msg) {
       goToRematch(msg.table_id, msg.url);
       break;
     case "chances":
-      chances = msg;
+      heldChances.push(msg);
+      heldChances.sort((a, b) => a.version - b.version);
       renderAids();
       break;
     case "hint":
@@ -249,18 +263,40 @@ async function drain() {
   draining = true;
   try {
     while (app.queue.length) {
+      await holdRoundOver(app.queue[0]);
       const msg = app.queue.shift();
       if (msg.type === "events") await playEvents(msg);
       else if (msg.type === "history") onHistory(msg);
-      else setState(msg.state, msg.version);
+      else setState(msg.state, msg.version, msg.arrived);
     }
   } finally {
     draining = false;
   }
 }
 
-function setState(state, version) {
+/** The round-over panel stays up for the whole pause between rounds, counted from when
+ *  this page showed it (the server counts from the end of the round, and the winning
+ *  chain may take a while to play here): the next deal waits for the rest of the pause,
+ *  unless it came early because everyone clicked "Next round", or this page did. */
+async function holdRoundOver(next) {
+  const shown = app.roundShown;
+  if (!shown || !app.state || app.state.phase !== "round_over" || next.type === "history") {
+    return;
+  }
+  const pause = 1000 * Number((app.table && app.table.round_pause) || 0);
+  const now = performance.now();
+  const early = next.arrived - shown.arrived < pause - 500; // everyone was ready
+  const left = pause - (now - shown.at);
+  if (early || app.readyClicked || left <= 0) return;
+  await sleep(left);
+}
+
+function setState(state, version, arrived = performance.now()) {
   const wasMine = app.state && actingSeat() !== null;
+  const ended = state && state.phase === "round_over"
+    && !(app.state && app.state.phase === "round_over" && app.version === version);
+  if (ended) app.roundShown = { at: performance.now(), arrived };
+  else if (!state || state.phase !== "round_over") app.roundShown = null;
   app.state = state;
   app.shown = state;
   app.focus = null;
@@ -312,7 +348,7 @@ async function playEvents(msg) {
     for (const event of events) {
       if (event.type === "round_won" || event.type === "match_won") sound.play("win");
     }
-    setState(msg.state, msg.version);
+    setState(msg.state, msg.version, msg.arrived);
     return;
   }
   app.busy = true;
@@ -336,7 +372,7 @@ async function playEvents(msg) {
     log.append(lines.slice(told));
     app.busy = false;
   }
-  setState(msg.state, msg.version);
+  setState(msg.state, msg.version, msg.arrived);
 }
 
 let errorTimer = null;
@@ -366,6 +402,8 @@ function promptText() {
     if (app.status === "crowded") return t("conn.crowded");
     return app.online ? t("prompt.loading") : t("prompt.connecting");
   }
+  // The next round's deal is playing while the view is still the last round's end.
+  if (app.busy && app.shown && app.shown.round !== state.round) return t("prompt.dealing");
   if (state.phase === "match_over") {
     return t("prompt.match_over", { name: nameOf(state.match_winner) });
   }
@@ -415,6 +453,7 @@ function render() {
   renderPass();
   renderTopbar();
   renderAids();
+  markSuggestion();
   motion.keepHidden();
 }
 
@@ -425,6 +464,10 @@ function renderAids() {
   const allowed = Boolean(app.table && app.table.hints) && acting !== null;
   hint.update({ allowed, token: acting === null ? null : tokenFor(acting),
                 version: app.version });
+  while (heldChances.length && app.version !== null && heldChances[0].version <= app.version) {
+    const next = heldChances.shift();
+    if (!chances || next.version >= chances.version) chances = next;
+  }
   if (chances) {
     const players = (app.state && app.state.players) || (app.table && app.table.seats) || [];
     const names = players.map((_, seat) => nameOf(seat));
@@ -433,6 +476,12 @@ function renderAids() {
     if (key !== drawnChances) winbar.update(chances, names, mine);
     drawnChances = key;
   }
+  // A spectator is told plainly that the bar is live, and whether the players see it.
+  const spectator = watching || (app.state && app.seats.size === 0);
+  const note = $("aids-note");
+  note.hidden = !spectator || winbar.root.hidden;
+  note.textContent = app.table && app.table.hints ? t("winbar.watching")
+    : t("winbar.watching_secret");
   document.body.dataset.hint = allowed ? "1" : "0";
   $("aids").hidden = app.gone !== null || (winbar.root.hidden && $("hint-button").hidden);
 }
@@ -607,6 +656,25 @@ function renderBoards(acting) {
   }));
 }
 
+/** Mark on the table the move the hint on show suggests: its pile, slot or button. */
+function markSuggestion() {
+  for (const node of document.querySelectorAll("#game .hint-pick")) {
+    node.classList.remove("hint-pick");
+  }
+  const action = hint.suggestion(app.version);
+  if (!action || actingSeat() === null) return;
+  const [verb, slot] = action.split(" ");
+  let target = null;
+  if (verb === "stock" || verb === "discard") {
+    target = $("center").querySelector(`.pile.${verb}`);
+  } else if (verb === "wild") {
+    target = $("home").querySelector(`.slot[data-slot="${Number(slot)}"]`);
+  } else {
+    target = $("center").querySelector(`.action-${verb}`);
+  }
+  if (target) target.classList.add("hint-pick");
+}
+
 function renderWaiting() {
   const panel = $("waiting");
   const table = app.table;
@@ -676,8 +744,40 @@ function renderResult() {
   $("next-round").disabled = Boolean(app.readyClicked || (mine && allMineReady));
   $("result-wait").hidden = matchOver || !(app.readyClicked || (mine && allMineReady));
   $("play-again").hidden = !matchOver || !mine || Boolean(party);
+  $("review-link").hidden = !matchOver;
+  $("review-link").href = paths.reviewPage(tableId);
   $("to-party").hidden = !matchOver || !party;
-  if (party) $("to-party").href = paths.partyPage(party);
+  if (party && matchOver) renderPartyLink(party);
+}
+
+/** The end of a party's table leads on: to the final (to play it, if this browser won
+ *  here, else to watch it) once both tables are over, else back to the party page. The
+ *  party is asked for again whenever its tables change, until the final exists. */
+let partyAsked = null;
+async function renderPartyLink(partyId) {
+  const link = $("to-party");
+  const info = app.partyInfo;
+  const final = info && info.final ? info.final.table_id : null;
+  if (final && final !== tableId) {
+    const mine = watching ? [] : store.adoptFinalSeats(info);
+    link.href = mine.length ? paths.tablePage(final) : paths.watchPage(final);
+    link.textContent = mine.length ? t("party.play_final") : t("party.watch_final");
+    link.dataset.final = final;
+  } else {
+    link.href = paths.partyPage(partyId);
+    link.textContent = t("party.back");
+    delete link.dataset.final;
+  }
+  const due = info === undefined || (info && info.final_wanted && !info.final);
+  if (!due || partyAsked) return;
+  partyAsked = api.party(partyId).then((answer) => { app.partyInfo = answer; },
+    () => { app.partyInfo = null; });
+  await partyAsked;
+  const waitMore = app.partyInfo && app.partyInfo.final_wanted && !app.partyInfo.final;
+  // The other table is still playing: look again in a while (this page follows only
+  // its own table).
+  setTimeout(() => { partyAsked = null; if (waitMore) render(); }, waitMore ? 2000 : 0);
+  renderResult();
 }
 
 function renderPass() {

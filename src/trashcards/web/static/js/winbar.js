@@ -12,6 +12,28 @@ export function percent(chance, final = false) {
   return Math.min(99, Math.max(1, value));
 }
 
+/** Every player's whole percentage, summing to exactly 100 (largest remainders), and
+ *  while undecided never 0 or 100 (a point moves from the largest share). */
+export function shares(chances, final = false) {
+  const raw = chances.map((c) => Math.max(0, c) * 100);
+  const total = raw.reduce((a, b) => a + b, 0) || 1;
+  const scaled = raw.map((r) => (r * 100) / total);
+  const out = scaled.map(Math.floor);
+  let left = 100 - out.reduce((a, b) => a + b, 0);
+  const order = scaled.map((v, i) => [v - Math.floor(v), i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  for (let k = 0; left > 0; k += 1, left -= 1) out[order[k % order.length][1]] += 1;
+  if (!final && out.length > 1) {
+    for (let i = 0; i < out.length; i += 1) {
+      while (out[i] < 1) {
+        const most = out.indexOf(Math.max(...out));
+        out[most] -= 1;
+        out[i] += 1;
+      }
+    }
+  }
+  return out;
+}
+
 export class WinBar {
   /** `root`: an empty element; the bar fills it. */
   constructor(root) {
@@ -35,9 +57,10 @@ export class WinBar {
     track.className = "winbar-track";
     const legend = document.createElement("ul");
     legend.className = "winbar-legend";
+    const whole = shares(message.match_win, final);
     message.match_win.forEach((chance, seat) => {
       const name = names[seat] || t("seat.unknown", { seat });
-      const shown = percent(chance, final);
+      const shown = whole[seat];
       const label = t("winbar.player", { name, percent: shown });
       const part = document.createElement("div");
       part.className = `winbar-part seat-${seat}`;

@@ -1,0 +1,90 @@
+"""Rounds and matches that end properly (issue 18): the round-over panel stays up for the
+whole pause between rounds, counted from when the page shows it (the winning chain plays
+first); the prompt says the next deal is on while it plays; the match-over panel shows
+whole names and links "Review this game".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import scenes
+from browserkit import serve, take_one_decision, wait_for_turn_or_end
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+PAUSE_S = 2.5
+
+#: Watches the result panel and the prompt at every animation frame.
+WATCH = """() => {
+  window.shown = []; window.prompts = [];
+  let since = null;
+  const tick = () => {
+    const panel = document.getElementById('result');
+    const up = !panel.hidden && document.body.dataset.phase === 'round_over';
+    const now = performance.now();
+    if (up && since === null) since = now;
+    if (!up && since !== null) { window.shown.push(now - since); since = null; }
+    if (!up && document.body.dataset.busy === '1') {
+      window.prompts.push(document.getElementById('prompt').textContent);
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose pause between rounds is short and real (not "until everyone clicks
+    next round")."""
+    db = tmp_path_factory.mktemp("round_end") / "tables.sqlite3"
+    with serve(db, options=["--round-pause", str(PAUSE_S)]) as base:
+        yield base
+
+
+def test_the_round_over_panel_stays_the_whole_pause_and_the_match_links_its_review(
+        new_context: Any, server: str) -> None:
+    answer = scenes.create(server, [{"kind": "me", "name": "Annemarie-Josephine"},
+                                    {"kind": "bot", "bot": "greedy"}],
+                           rules={"preset": "kids", "start_size": 2})
+    table_id = answer["table_id"]
+    tokens = {s["seat"]: s["token"] for s in answer["seats"]}
+    context = new_context(viewport={"width": 1280, "height": 800},
+                          reduced_motion="no-preference")
+    page = scenes.open_page(context, server, table_id, tokens)
+    page.wait_for_selector("#center .pile.stock")
+    page.evaluate(WATCH)
+    for _ in range(600):  # Ana plays; she never clicks "Next round"
+        state = wait_for_turn_or_end(page)
+        if state == "match_over":
+            break
+        if state == "round_over":
+            page.wait_for_function("document.body.dataset.phase !== 'round_over'",
+                                   timeout=30_000)
+            continue
+        take_one_decision(page)
+    else:
+        raise AssertionError("the match did not end")
+
+    shown = page.evaluate("window.shown")
+    assert shown, "no round-over panel was seen"
+    assert min(shown) >= PAUSE_S * 1000 - 250, f"the panel was cut short: {shown} ms"
+    prompts = page.evaluate("window.prompts")
+    assert not [p for p in prompts if p.startswith("Round over")], \
+        "the prompt said 'Round over' while the next deal played"
+
+    # The match is over: whole names in the standings, and the way to its review.
+    expect(page.locator("#standings")).to_be_visible()
+    cells = page.evaluate("""() => [...document.querySelectorAll('#standings th')].map(
+        (c) => [c.textContent, c.scrollWidth <= c.clientWidth + 1])""")
+    assert all(fits for _text, fits in cells), f"cut in the standings: {cells}"
+    names = [text for text, _fits in cells]
+    assert "Annemarie-Josephine (you)" in names or "Annemarie-Josephine" in names, names
+    review = page.locator("#review-link")
+    expect(review).to_have_text("Review this game")
+    review.click()
+    page.wait_for_url(f"**/review?table={table_id}")
