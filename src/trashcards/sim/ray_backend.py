@@ -22,7 +22,7 @@ from typing import Any
 
 from ..rules import Rules
 from ..simulation import SimStats
-from .runner import Chunk, chunk_player, in_flight, set_engine_threads
+from .chunks import Chunk, chunk_player, in_flight, set_engine_threads
 
 __all__ = ["RayPool", "play_chunk_task", "ray_module"]
 
