@@ -27,6 +27,7 @@ __all__ = [
     "engine_threads",
     "fast_engine_problem",
     "in_flight",
+    "load_bots",
     "play_counted",
     "set_engine_threads",
 ]
@@ -72,6 +73,14 @@ def chunk_player(engine: str) -> ChunkPlayer:
         raise ValueError(f"unknown engine {engine!r}; the engines are {', '.join(ENGINES)}")
     player: ChunkPlayer = module.play_chunk
     return player
+
+
+def load_bots(modules: Sequence[str]) -> None:
+    """Import the modules that register bots from above :mod:`trashcards.bots` (see
+    :func:`trashcards.bots.bot_modules`), in a fresh process that is to make them: a
+    worker of the process pool or a Ray task does not share its parent's registry."""
+    for module in modules:
+        importlib.import_module(module)
 
 
 def set_engine_threads(engine: str, threads: int | None) -> None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from ..bots import bot_modules
 from ..rules import Rules
 from ..simulation import SimStats
 from .backends import BACKENDS, Backend, open_backend
@@ -41,6 +42,7 @@ from .chunks import (
     engine_threads,
     fast_engine_problem,
     in_flight,
+    load_bots,
     play_counted,
 )
 
@@ -120,8 +122,10 @@ def plan_chunks(matches: int, chunk_size: int, batches: int = 1) -> Iterator[Chu
 
 
 def _play_in_worker(engine: str, rules: Rules, bots: tuple[str, ...], seed: int,
-                    chunk: Chunk, records: Path | None) -> SimStats:
-    """Process-pool task: play one chunk (module level so that it pickles)."""
+                    chunk: Chunk, records: Path | None, modules: tuple[str, ...]) -> SimStats:
+    """Process-pool task: play one chunk (module level so that it pickles), after
+    importing the ``modules`` that register its bots (the ``expert``)."""
+    load_bots(modules)
     return chunk_player(engine)(rules, bots, seed, chunk.start, chunk.count, records=records)
 
 
@@ -234,10 +238,11 @@ class Runner:
             self._pool = ProcessPoolExecutor(self._worker_count(),
                                              mp_context=multiprocessing.get_context("spawn"))
         pool = self._pool
+        modules = bot_modules(bots)
         yield from in_flight(
             chunks, 2 * self._worker_count(),
             submit=lambda chunk: pool.submit(_play_in_worker, self.engine, rules, bots, seed,
-                                             chunk, records),
+                                             chunk, records, modules),
             wait_any=lambda futures: wait(futures, return_when=FIRST_COMPLETED)[0],
             result=lambda future: future.result(),
             progress=progress)
