@@ -467,10 +467,10 @@ def ai_main(args: argparse.Namespace) -> None:
                 f" ms, max {max(acts, default=float('nan')) * ms:.1f} ms; bot moves "
                 f"{stats.bot_moves}")
         if stats.hint_latency:
-            hints = stats.hint_latency
-            line += (f"; hints {len(hints)} ({len(hints) / args.seconds:.0f}/s) p50 "
-                     f"{percentile(hints, 0.5) * ms:.1f} ms p99 "
-                     f"{percentile(hints, 0.99) * ms:.1f} ms; win-chance frames "
+            hint_s = stats.hint_latency
+            line += (f"; hints {len(hint_s)} ({len(hint_s) / args.seconds:.0f}/s) p50 "
+                     f"{percentile(hint_s, 0.5) * ms:.1f} ms p99 "
+                     f"{percentile(hint_s, 0.99) * ms:.1f} ms; win-chance frames "
                      f"{stats.chances} ({stats.chances / args.seconds:.0f}/s)")
         print(line + f"; errors {sum(stats.errors.values())} {stats.errors or ''}")
     load, base = results["AI load"], results["baseline"]
