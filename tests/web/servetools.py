@@ -23,11 +23,17 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["ServerError", "drain", "launch", "launch_with_banner", "port_of", "running", "stop",
-           "wait_healthy"]
+__all__ = ["ServerError", "command", "drain", "launch", "launch_with_banner", "port_of",
+           "running", "stop", "wait_healthy"]
 
 #: The base URL in the line ``trashcards serve`` prints when it listens.
 _URL = re.compile(r"http://[\w.]+:(\d+)/?")
+
+
+def command(*args: str) -> list[str]:
+    """The command line of ``trashcards serve ARGS…`` in this interpreter (for a run that
+    is to stop at once, such as a refused database, with :func:`subprocess.run`)."""
+    return [sys.executable, "-m", "trashcards", "serve", *args]
 
 
 class ServerError(RuntimeError):
@@ -48,8 +54,7 @@ def launch_with_banner(db: Path | str, options: Sequence[str] = (), *, port: int
                        ) -> tuple[subprocess.Popen[str], str, str]:
     """:func:`launch`, with the line the server printed when it started listening."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "trashcards", "serve", "--port", str(port), "--db", str(db),
-         *options],
+        command("--port", str(port), "--db", str(db), *options),
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"})
     assert proc.stdout is not None

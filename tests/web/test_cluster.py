@@ -15,7 +15,6 @@ import random
 import signal
 import statistics
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -506,8 +505,8 @@ def test_workers_share_one_port_and_a_dead_worker_is_replaced(pg_url: str,
 
 
 def test_workers_need_postgresql(tmp_path: Any) -> None:
-    done = subprocess.run([sys.executable, "-m", "trashcards", "serve", "--db",
-                           str(tmp_path / "a.sqlite3"), "--workers", "2"],
+    done = subprocess.run(servetools.command("--db", str(tmp_path / "a.sqlite3"),
+                                             "--workers", "2"),
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "--workers needs a PostgreSQL database" in done.stderr
