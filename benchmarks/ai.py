@@ -32,6 +32,7 @@ import random
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
 from trashcards import Rules, apply, new_match, sample_chance, view
 from trashcards.ai.evaluate import fast_problem
@@ -101,7 +102,7 @@ def main() -> None:
         began = time.perf_counter()
         play_out(apply(state, v.legal[0])[0], bots, random.Random(i), "round")
         round_ms.append((time.perf_counter() - began) * 1000)
-    figures = {
+    figures: dict[str, Any] = {
         "positions": len(views), "engine": "fast" if fast_problem() is None else "reference",
         "warm_up_s": warm_up_s,
         "hint_samples": DEFAULT_SAMPLES, "expert_samples": expert.samples,

@@ -50,6 +50,8 @@ from trashcards.state import Phase, State
 from trashcards.views import view
 
 STANDARD = Rules.preset_named("standard")
+#: numba's settings, typed loosely (they are set at import time)
+NUMBA_CONFIG: Any = numba.config
 BOTS = ["greedy", "greedy"]
 
 
@@ -118,7 +120,7 @@ def _vector_once() -> None:
 def whole_rounds(matches: int) -> dict[str, float]:
     numba.set_num_threads(1)
     wall, cpu, stats = timed(lambda: fast.play_chunk(STANDARD, BOTS, 1, 0, matches))
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(NUMBA_CONFIG.NUMBA_NUM_THREADS)
     decisions = _decisions_per_round()
     return {"rounds_per_s": stats.rounds / wall, "rounds_per_cpu_s": stats.rounds / cpu,
             "decisions_per_s": stats.rounds * decisions / wall}

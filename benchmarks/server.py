@@ -54,7 +54,6 @@ import json
 import os
 import random
 import resource
-import signal
 import statistics
 import subprocess
 import sys
@@ -68,6 +67,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
+import servetools
 from pgtools import DURABLE, PostgresMissingError, running_cluster
 
 from trashcards.bots import Bot, make_bot
@@ -221,20 +221,12 @@ class BenchTable:
 def serve(db: Path | str, *options: str) -> tuple[subprocess.Popen[str], str]:
     """``trashcards serve`` on ``db`` on a free local port with ``options``; the process
     and its URL. Every client here is one address, so the per-address limits are lifted."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "trashcards", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db),
-         "--create-rate", "1000000", "--join-rate", "1000000000", "--max-connections", "100000",
-         *options],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    words = line.split()
-    if "at" not in words:
-        proc.kill()
-        raise SystemExit(f"the server did not start: {line}{proc.stdout.read()}")
-    return proc, words[words.index("at") + 1].rstrip("/")
+    try:
+        return servetools.launch(db, (
+            "--host", "127.0.0.1", "--create-rate", "1000000", "--join-rate", "1000000000",
+            "--max-connections", "100000", *options))
+    except servetools.ServerError as exc:
+        raise SystemExit(f"the server did not start: {exc}") from None
 
 
 def start_server(db: Path | str, workers: int = 1) -> tuple[subprocess.Popen[str], str]:
@@ -244,13 +236,9 @@ def start_server(db: Path | str, workers: int = 1) -> tuple[subprocess.Popen[str
                  "--message-rate", "1000000")
 
 
-def stop_server(proc: subprocess.Popen[str]) -> None:
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+def stop_server(proc: subprocess.Popen[str], grace: float = 30.0) -> None:
+    """Ctrl-C (a clean shutdown), then SIGKILL after ``grace`` seconds."""
+    servetools.stop(proc, grace)
 
 
 def measure(args: argparse.Namespace, db: Path | str, workers: int = 1) -> Stats:
@@ -451,11 +439,7 @@ def ai_main(args: argparse.Namespace) -> None:
             try:
                 results[name] = asyncio.run(ai_bench(args, url, bot, hints))
             finally:
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+                stop_server(proc, grace=20)
     ms = 1000.0
     print(f"tables: {args.tables}, each one person (think {args.think or 1.0:g} s) against "
           f"a server bot at live pace ({args.preset}); measured {args.seconds:.0f} s after "
@@ -467,10 +451,10 @@ def ai_main(args: argparse.Namespace) -> None:
                 f" ms, max {max(acts, default=float('nan')) * ms:.1f} ms; bot moves "
                 f"{stats.bot_moves}")
         if stats.hint_latency:
-            hints = stats.hint_latency
-            line += (f"; hints {len(hints)} ({len(hints) / args.seconds:.0f}/s) p50 "
-                     f"{percentile(hints, 0.5) * ms:.1f} ms p99 "
-                     f"{percentile(hints, 0.99) * ms:.1f} ms; win-chance frames "
+            hint_s = stats.hint_latency
+            line += (f"; hints {len(hint_s)} ({len(hint_s) / args.seconds:.0f}/s) p50 "
+                     f"{percentile(hint_s, 0.5) * ms:.1f} ms p99 "
+                     f"{percentile(hint_s, 0.99) * ms:.1f} ms; win-chance frames "
                      f"{stats.chances} ({stats.chances / args.seconds:.0f}/s)")
         print(line + f"; errors {sum(stats.errors.values())} {stats.errors or ''}")
     load, base = results["AI load"], results["baseline"]

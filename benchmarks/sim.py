@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
@@ -81,8 +82,13 @@ def reference(rules: Rules, bots: Sequence[str], seconds: float) -> Timing:
     return total
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+#: ``numba.njit`` as a decorator that keeps the function's signature for mypy
+njit = cast(Callable[[F], F], numba.njit)
+
+
 # Not cached: they inline kernel functions, which numba's cache would not see change.
-@numba.njit
+@njit
 def _rng_chain(n: int) -> np.uint64:
     """n dependent counter-based numbers (latency, as in a lazy shuffle)."""
     x = np.uint64(1)
@@ -91,7 +97,7 @@ def _rng_chain(n: int) -> np.uint64:
     return x
 
 
-@numba.njit
+@njit
 def _shuffles(rounds: int, ncards: int, steps: int) -> int:
     """What a round's shuffling costs: reset the deck, then ``steps`` lazy Fisher–Yates
     positions (the deal and the stock drawn)."""

@@ -129,7 +129,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
             for t in range(t_len):
                 with torch.no_grad():
                     logits, value = agent.logits(obs, mask)
-                dist = torch.distributions.Categorical(logits=logits)
+                dist: Any = torch.distributions.Categorical(logits=logits)  # untyped
                 action = dist.sample()
                 obs_buf[t], mask_buf[t], act_buf[t] = obs, mask, action
                 logp_buf[t], val_buf[t] = dist.log_prob(action), value

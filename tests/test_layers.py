@@ -1,13 +1,24 @@
-"""The package's layering, read from the source's import statements (lazy imports inside
-functions included): the core imports only the standard library, and imports go one
-way, core <- bots, pictures <- simulation <- sim <- ai, envs <- lab <- tui, web <- cli
-(pictures: the table drawn with rich, shared by envs and tui)."""
+"""The package's layering, read from the source: the core imports only the standard
+library, imports go one way (core <- bots, pictures <- simulation <- sim <- ai <- envs,
+lab <- tui, web <- cli; docs/architecture.md draws it), and no module reaches itself
+through its imports.
+
+The arrows are read at the granularity of modules (one file = one node), from every
+import statement anywhere in a file (at the top, inside functions, under
+``TYPE_CHECKING``) and from every string that names a module of the package (an import
+by name through ``importlib``). ``from package import name`` is an arrow to the module
+``package.name`` when there is one, else to the package's ``__init__``. Merely being in
+a package is no arrow: importing ``a.b.c`` runs ``a/__init__`` and ``a/b/__init__``
+too, but an ``__init__`` that gathers its own modules is not a circle.
+"""
 
 from __future__ import annotations
 
 import ast
 import functools
+import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -21,9 +32,11 @@ CORE = frozenset({
     "state", "statejson", "views",
 })
 RANK = dict.fromkeys(CORE, 0) | {
-    "bots": 1, "pictures": 1, "simulation": 2, "sim": 3, "ai": 4, "envs": 4, "lab": 5,
+    "bots": 1, "pictures": 1, "simulation": 2, "sim": 3, "ai": 4, "envs": 5, "lab": 5,
     "tui": 6, "web": 6, "cli": 7, "__main__": 8,
 }
+
+Arrow = tuple[str, str]
 
 
 def _unit(module: str) -> str:
@@ -31,26 +44,99 @@ def _unit(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-@functools.cache
-def _imports() -> list[tuple[str, str]]:
-    """(importing module, imported module) for every import in the package."""
+def _modules(package: Path) -> dict[str, Path]:
+    """Every module of the package rooted at ``package``, by dotted name."""
+    found = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = (package.name, *path.relative_to(package).with_suffix("").parts)
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def imports(package: Path) -> list[Arrow]:
+    """(importing module, imported module) for every import in the package rooted at
+    ``package`` (see the module's docstring); imports from outside keep their name."""
+    modules = _modules(package)
+    by_name = re.compile(rf"{re.escape(package.name)}(\.\w+)+")
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = ("trashcards", *path.relative_to(PACKAGE).with_suffix("").parts)
-        is_package = parts[-1] == "__init__"
-        module = ".".join(parts[:-1] if is_package else parts)
-        package = parts[:-1]
+    for module, path in modules.items():
+        is_package = path.name == "__init__.py"
+        here = module.split(".") if is_package else module.split(".")[:-1]
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 found += [(module, alias.name) for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
-                    base = package[:len(package) - node.level + 1]
+                    base = here[:len(here) - node.level + 1]
                     target = ".".join((*base, node.module) if node.module else base)
                 else:
                     target = node.module or ""
-                found.append((module, target))
+                for alias in node.names:
+                    submodule = f"{target}.{alias.name}"
+                    found.append((module, submodule if submodule in modules else target))
+            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and by_name.fullmatch(node.value) and node.value in modules):
+                found.append((module, node.value))
+    return sorted(set(found))
+
+
+def circles(arrows: Iterable[Arrow]) -> list[list[str]]:
+    """The circles among modules: each strongly connected set of two or more modules
+    (Tarjan's algorithm), sorted."""
+    graph: dict[str, set[str]] = {}
+    for source, target in arrows:
+        if source != target:
+            graph.setdefault(source, set()).add(target)
+            graph.setdefault(target, set())
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for after in sorted(graph[node]):
+            if after not in index:
+                visit(after)
+                low[node] = min(low[node], low[after])
+            elif after in on_stack:
+                low[node] = min(low[node], index[after])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def arrows_up(arrows: Iterable[Arrow], rank: dict[str, int]) -> list[Arrow]:
+    """The imports of a unit from another unit of its own rank or higher; the floor
+    (rank 0, the core's modules) is one layer whose modules import each other."""
+    found = []
+    for module, target in arrows:
+        if target.split(".")[0] != module.split(".")[0] or _unit(target) == _unit(module):
+            continue
+        here, there = rank[_unit(module)], rank[_unit(target)]
+        if there > here or (there == here and here > 0):
+            found.append((module, target))
     return found
+
+
+@functools.cache
+def _imports() -> list[Arrow]:
+    return imports(PACKAGE)
 
 
 def test_every_unit_of_the_package_has_a_layer() -> None:
@@ -68,7 +154,51 @@ def test_the_core_imports_only_the_standard_library_and_the_core() -> None:
 
 @pytest.mark.parametrize("unit", sorted(set(RANK) - CORE))
 def test_imports_go_down_the_layers_only(unit: str) -> None:
-    bad = [(module, target) for module, target in _imports()
-           if _unit(module) == unit and target.startswith("trashcards")
-           and _unit(target) != unit and RANK[_unit(target)] >= RANK[unit]]
+    bad = [arrow for arrow in arrows_up(_imports(), RANK) if _unit(arrow[0]) == unit]
     assert bad == []
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    assert circles(_imports()) == []
+
+
+# -- the checks themselves find what they are for ------------------------------------------
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / "pkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root / "pkg"
+
+
+def test_the_checks_find_a_circle_and_an_arrow_up_however_the_import_is_written(
+        tmp_path: Path) -> None:
+    package = _write(tmp_path, {
+        "__init__.py": "",
+        "low/__init__.py": "",
+        "low/a.py": "def f():\n    import importlib\n"
+                    "    return importlib.import_module('pkg.high.b')\n",
+        "high/__init__.py": "",
+        "high/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                     "    from ..high import c\n",
+        "high/c.py": "from . import b\nfrom .. import low\nimport pkg.low as low2\n",
+    })
+    arrows = imports(package)
+    assert ("pkg.high.b", "pkg.high.c") in arrows
+    assert ("pkg.high.c", "pkg.high.b") in arrows
+    assert ("pkg.high.c", "pkg.low") in arrows
+    assert ("pkg.low.a", "pkg.high.b") in arrows
+    assert circles(arrows) == [["pkg.high.b", "pkg.high.c"]]
+    assert arrows_up(arrows, {"__init__": 0, "low": 1, "high": 2}) == [
+        ("pkg.low.a", "pkg.high.b")]
+
+
+def test_a_package_that_gathers_its_modules_is_no_circle(tmp_path: Path) -> None:
+    package = _write(tmp_path, {
+        "__init__.py": "from .a import A\nfrom .b import B\n",
+        "a.py": "A = 1\n",
+        "b.py": "from .a import A\nB = A\n",
+    })
+    assert circles(imports(package)) == []

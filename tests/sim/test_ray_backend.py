@@ -51,6 +51,19 @@ def test_ray_totals_equal_the_local_backends(engine: str) -> None:
 
 
 @pytest.mark.usefixtures("local_ray")
+def test_ray_tasks_play_a_bot_registered_from_above_the_bots() -> None:
+    """A Ray worker does not share this process's bots registry: each task imports the
+    module that registered the expert (trashcards.ai.expert) before playing it."""
+    import trashcards.ai  # noqa: F401  (registers the expert here)
+
+    rules = Rules.preset_named("kids").with_fields({"rounds_to_win": 1})
+    with Runner("reference", "local", workers=1) as local:
+        expected = totals(local.run(rules, ("expert", "greedy"), 2, 5))
+    with Runner("reference", "ray", chunk_size=1) as remote:
+        assert totals(remote.run(rules, ("expert", "greedy"), 2, 5)) == expected
+
+
+@pytest.mark.usefixtures("local_ray")
 def test_ray_batches_equal_the_local_batches() -> None:
     rules = Rules.preset_named("classic")
     with Runner("reference", "local", workers=2, chunk_size=2) as local, \

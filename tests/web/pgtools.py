@@ -109,7 +109,7 @@ class Cluster:
         import psycopg
 
         with psycopg.connect(url, autocommit=True) as conn:
-            cursor = conn.execute(query, params or None)  # type: ignore[arg-type]
+            cursor = conn.execute(query, params or None)  # type: ignore[arg-type, unused-ignore]
             return cursor.fetchall() if cursor.description else []
 
 

@@ -12,7 +12,8 @@ from typing import Any, TypeVar
 import pytest
 from pgtools import Cluster
 
-from trashcards.web.storage import Notice, OwnerLostError, Storage, open_storage
+from trashcards.web.backends import open_storage
+from trashcards.web.storage import Notice, OwnerLostError, Storage
 from trashcards.web.store import (
     FinalTakenError,
     MoveWrite,

@@ -15,7 +15,6 @@ import random
 import signal
 import statistics
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from typing import Any
 
 import httpx
 import pytest
+import servetools
 from pgtools import Cluster
 from webtools import Client
 
@@ -46,38 +46,18 @@ class Server:
 
 
 def start_server(db: str, bot_delay: float = 0.0, round_pause: float = 3600.0) -> Server:
-    """``trashcards serve --db URL`` on a free port, up (its health check answers)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "trashcards", "serve", "--port", "0", "--db", db,
-         "--bot-delay", str(bot_delay), "--round-pause", str(round_pause), "--join-rate", "1e9",
-         "--create-rate", "1e9", "--max-connections", "100000", "--message-rate", "1000"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    assert "http://127.0.0.1:" in line, line + proc.stdout.read()
-    url = line.split()[line.split().index("at") + 1].rstrip("/")
-    threading.Thread(target=_drain, args=(proc,), daemon=True).start()
-    for _ in range(200):
-        try:
-            if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
-                break
-        except httpx.TransportError:
-            time.sleep(0.05)
+    """``trashcards serve --db URL`` on a free port, up (its health check answers), its
+    output echoed to stderr."""
+    proc, url = servetools.launch(db, (
+        "--bot-delay", str(bot_delay), "--round-pause", str(round_pause), "--join-rate", "1e9",
+        "--create-rate", "1e9", "--max-connections", "100000", "--message-rate", "1000"))
+    servetools.drain(proc)
+    servetools.wait_healthy(url, proc)
     return Server(proc, url)
 
 
-def _drain(proc: subprocess.Popen[str]) -> None:
-    """Read the server's output (so it never blocks on a full pipe); echo warnings."""
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        sys.stderr.write(f"[serve {proc.pid}] {line}")
-
-
 def stop(server: Server) -> None:
-    if server.proc.poll() is None:
-        server.proc.kill()
-    server.proc.wait(timeout=30)
+    servetools.stop(server.proc)
 
 
 @contextmanager
@@ -488,17 +468,11 @@ def test_an_owner_cut_off_from_the_database_stops_writing(pg_url: str,
 
 def test_workers_share_one_port_and_a_dead_worker_is_replaced(pg_url: str,
                                                               pg_cluster: Cluster) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "trashcards", "serve", "--port", "0", "--db", pg_url,
-         "--workers", "2", "--bot-delay", "0.02"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc, url, line = servetools.launch_with_banner(pg_url, ("--workers", "2",
+                                                             "--bot-delay", "0.02"))
     try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
         assert "2 processes" in line, line
-        url = line.split()[line.split().index("at") + 1].rstrip("/")
-        threading.Thread(target=_drain, args=(proc,), daemon=True).start()
+        servetools.drain(proc)
         deadline = time.monotonic() + 60
         workers: set[str] = set()
         while len(workers) < 2:
@@ -527,17 +501,12 @@ def test_workers_share_one_port_and_a_dead_worker_is_replaced(pg_url: str,
             time.sleep(0.2)
             live = pg_cluster.sql(pg_url, "SELECT count(*) FROM live_processes")[0][0]
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        servetools.stop(proc, grace=20)
 
 
 def test_workers_need_postgresql(tmp_path: Any) -> None:
-    done = subprocess.run([sys.executable, "-m", "trashcards", "serve", "--db",
-                           str(tmp_path / "a.sqlite3"), "--workers", "2"],
+    done = subprocess.run(servetools.command("--db", str(tmp_path / "a.sqlite3"),
+                                             "--workers", "2"),
                           capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "--workers needs a PostgreSQL database" in done.stderr

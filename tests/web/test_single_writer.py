@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+import servetools
 from starlette.testclient import TestClient
 from webtools import Socket, create, make_settings, server
 
@@ -19,9 +19,8 @@ from trashcards.web.store import Store, StoreBusyError, WriteError
 
 
 def _second_server(db: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "trashcards", "serve", "--port", "0",
-                           "--db", str(db)], capture_output=True, text=True, timeout=60,
-                          check=False)
+    return subprocess.run(servetools.command("--port", "0", "--db", str(db)),
+                          capture_output=True, text=True, timeout=60, check=False)
 
 
 def test_no_path_to_the_same_file_lets_a_second_server_in(tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import servetools
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from webtools import Socket, create, make_settings
@@ -248,7 +248,7 @@ def _serve(*args: str, privileged: bool = True) -> subprocess.CompletedProcess[s
     """``trashcards serve`` as a subprocess that stops at once on a bad database (a
     good one would serve: these tests never give one). ``privileged=False`` drops
     root's power to write read-only files, so permissions apply as for anyone."""
-    command = [sys.executable, "-m", "trashcards", "serve", "--port", "0", *args]
+    command = servetools.command("--port", "0", *args)
     if not privileged and os.geteuid() == 0:
         if shutil.which("setpriv") is None:
             pytest.skip("root, and no setpriv to drop the file-permission override")

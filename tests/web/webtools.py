@@ -7,16 +7,14 @@ import asyncio
 import concurrent.futures
 import itertools
 import json
-import os
 import random
 import subprocess
-import sys
 from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-import httpx
+from servetools import running
 from starlette.testclient import TestClient
 
 from trashcards.web import Settings
@@ -161,30 +159,10 @@ def addressed(app: Any) -> Any:
 def server(db: Path, bot_delay: float = 0.0, *options: str
            ) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """``trashcards serve`` on a free port (with ``options``); yields the process and its
-    base URL."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "trashcards", "serve", "--port", "0", "--db", str(db),
-         "--bot-delay", str(bot_delay), "--round-pause", "3600", *options],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert "http://127.0.0.1:" in line, line
-        url = line.split()[line.split().index("at") + 1].rstrip("/")
-        for _ in range(200):  # the socket is bound before the line is printed
-            try:
-                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
+    base URL; killed afterwards (:func:`servetools.running`)."""
+    with running(db, ("--bot-delay", str(bot_delay), "--round-pause", "3600", *options)
+                 ) as (proc, url):
         yield proc, url
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=30)
-        if proc.stdout is not None:
-            proc.stdout.close()
 
 
 def run_async(coroutine: Coroutine[Any, Any, T]) -> T:

@@ -16,10 +16,13 @@ with common random numbers (:mod:`.evaluate`), and the outcomes become win chanc
 
 Layering: this package uses the core, the bots, the simulators and the lab's statistics
 (:mod:`trashcards.estimates`); the front ends and the lab's ``skill`` and ``tips``
-experiments use it. Nothing below it imports it (the bots registry reaches ``expert``
-through a lazy factory, see :mod:`trashcards.bots`).
+experiments use it. Nothing below it imports it: the ``expert`` bot registers itself
+with the bots registry (:func:`trashcards.bots.register_bot`) when this package is
+imported, so importing any module of it makes ``make_bot("expert")`` work.
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .expert import ExpertBot
+
+__all__ = ["ExpertBot"]

@@ -32,7 +32,7 @@ import time
 from typing import Final, Literal
 
 from ..actions import CALL, Action
-from ..bots import Bot, make_bot
+from ..bots import Bot, make_bot, register_bot
 from ..views import View
 from .evaluate import Engine, Evaluation, combine, evaluate, fast_problem
 from .rollout import Horizon
@@ -113,3 +113,11 @@ def pick(evaluation: Evaluation, baseline: Action) -> Action:
         if diff.value != 0:
             break
     return baseline
+
+
+# The bots registry lives below this package; the expert joins it from here, so that
+# make_bot("expert"), the records' ``bot:expert`` seats and every front end know it once
+# trashcards.ai is imported (its __init__ imports this module).
+register_bot("expert", ExpertBot, "searches: plays out every legal action on deals "
+                                  "consistent with what it sees and picks the best "
+                                  "(trashcards.ai)")

@@ -8,9 +8,8 @@ simulator proves it does). A bot never raises: it always returns one of ``view.l
 
 from __future__ import annotations
 
-import importlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
 from .base import Bot
@@ -21,21 +20,7 @@ from .random_bot import RandomBot
 
 __all__ = ["BOTS", "BOT_PREFIX", "Bot", "CounterBot", "EndBlindBot", "GreedyBot", "KidBot",
            "LowWildBot", "RandomBot", "SometimesDiscardBot", "StockOnlyBot", "bot_kind",
-           "bot_name", "bot_seat_names", "make_bot"]
-
-def _expert(rng: random.Random) -> Bot:
-    """The ``expert`` bot of :mod:`trashcards.ai.expert`, imported when first made.
-
-    The expert searches with the rules engine, the deal sampler and these very bots, so it
-    lives above this package; the registry names it, and imports it only when someone
-    asks for one, so every place that chooses bots by name (``make_bot``, ``simulate``,
-    the lab, the front ends) can choose it while ``trashcards.bots`` itself never imports
-    ``trashcards.ai``.
-    """
-    factory: Callable[[random.Random], Bot] = importlib.import_module(
-        "trashcards.ai.expert").ExpertBot
-    return factory(rng)
-
+           "bot_modules", "bot_name", "bot_seat_names", "make_bot", "register_bot"]
 
 #: The bots by name, with a one-line description.
 BOTS: dict[str, tuple[Callable[[random.Random], Bot], str]] = {
@@ -50,13 +35,42 @@ BOTS: dict[str, tuple[Callable[[random.Random], Bot], str]] = {
                             "lab)"),
     "endblind": (EndBlindBot, "greedy that ignores the discard pile once another player "
                               "has two face-down slots or fewer (for the lab)"),
-    "expert": (_expert, "searches: plays out every legal action on deals consistent with "
-                        "what it sees and picks the best (trashcards.ai)"),
 }
+
+#: The module of each bot registered from above this package (:func:`register_bot`).
+_REGISTERED_BY: dict[str, str] = {}
+
+
+def register_bot(name: str, factory: Callable[[random.Random], Bot], description: str) -> None:
+    """Add a bot to :data:`BOTS` under ``name`` (lower case), for every place that
+    chooses bots by name.
+
+    Bots that need more than this package (the ``expert`` of :mod:`trashcards.ai.expert`
+    searches with the simulators, which use these very bots) live above it and register
+    themselves when their module is imported, so this package never imports them:
+    importing :mod:`trashcards.ai` registers the expert, and every front end that offers
+    it (the command line, the terminal game, the server, the lab, the environments)
+    imports that package. Registering a name again replaces its entry.
+    """
+    key = name.strip().lower()
+    if not key or ":" in key:
+        raise ValueError(f"a bot's name is a word without ':', got {name!r}")
+    BOTS[key] = (factory, description)
+    _REGISTERED_BY[key] = factory.__module__
+
+
+def bot_modules(names: Iterable[str]) -> tuple[str, ...]:
+    """The modules that registered the bots ``names`` from above this package, for a
+    fresh process (a worker of a process pool, a Ray task) to import before it makes
+    those bots; empty for the bots of this package."""
+    found = {_REGISTERED_BY[key] for key in (n.strip().lower() for n in names)
+             if key in _REGISTERED_BY}
+    return tuple(sorted(found))
 
 
 def make_bot(name: str, rng: random.Random) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``counter``, ``kid``, ``expert`` …)."""
+    """A bot by name (``random``, ``greedy``, ``counter``, ``kid`` …, and the bots
+    registered from above: ``expert`` once :mod:`trashcards.ai` is imported)."""
     try:
         factory = BOTS[name.strip().lower()][0]
     except KeyError:

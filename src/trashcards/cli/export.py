@@ -50,8 +50,8 @@ async def _export(db: Path | str, directory: Path, unfinished: bool,
 
     from ..names import printable
     from ..web import Settings
+    from ..web.backends import open_storage
     from ..web.hub import Hub
-    from ..web.storage import open_storage
     from ..web.store import StoreError
 
     settings = Settings(db_path=db)

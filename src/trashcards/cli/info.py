@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .. import ai  # noqa: F401  (importing it registers the expert bot)
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
 

@@ -54,8 +54,8 @@ async def _import(db: Path | str, paths: list[Path]) -> int:
     from ..names import printable
     from ..record import loads
     from ..state import Phase
+    from ..web.backends import open_storage
     from ..web.settings import _new_id
-    from ..web.storage import open_storage
     from ..web.store import SeatRow, StoreError
 
     try:

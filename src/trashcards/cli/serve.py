@@ -189,7 +189,7 @@ def _shown_db(db: Path | str) -> str:
 async def _probe(db: Path | str) -> None:
     """Open the database (creating or upgrading its schema) and read its list of tables;
     raises ``StoreError`` with what is wrong."""
-    from ..web.storage import open_storage
+    from ..web.backends import open_storage
 
     store = await open_storage(db, readonly=False)
     try:
@@ -201,8 +201,8 @@ async def _probe(db: Path | str) -> None:
 async def _check(settings: Any) -> int:
     """``serve --check``: 0 when every table replays, 1 otherwise (2: no database)."""
     from ..names import printable
+    from ..web.backends import open_storage
     from ..web.hub import Hub
-    from ..web.storage import open_storage
     from ..web.store import StoreError
 
     logging.getLogger("trashcards.web").setLevel(logging.CRITICAL)  # listed below instead

@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from .. import ai  # noqa: F401  (importing it registers the expert bot)
 from ..bots import BOTS
 from ..errors import RulesError
 from ..estimates import wilson_interval

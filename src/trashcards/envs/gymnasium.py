@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from .. import ai  # noqa: F401  (importing it registers the expert bot)
 from ..bots import make_bot
 from ..errors import IllegalActionError
 from ..pictures import table_text

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from .. import ai  # noqa: F401  (importing it registers the expert bot)
 from ..rules import Rules
 from ..sim.runner import Runner
 from ..simulation import SimStats

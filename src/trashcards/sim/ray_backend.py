@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ..bots import bot_modules
 from ..rules import Rules
 from ..simulation import SimStats
-from .runner import Chunk, chunk_player, in_flight, set_engine_threads
+from .chunks import Chunk, chunk_player, in_flight, load_bots, set_engine_threads
 
 __all__ = ["RayPool", "play_chunk_task", "ray_module"]
 
@@ -38,11 +39,14 @@ def ray_module() -> Any:
 
 
 def play_chunk_task(engine: str, rules: dict[str, Any], bots: tuple[str, ...], seed: int,
-                    start: int, count: int, records: str | None) -> dict[str, Any]:
-    """The body of one Ray task: play one chunk on one CPU and return its totals as JSON.
+                    start: int, count: int, records: str | None,
+                    modules: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The body of one Ray task: play one chunk on one CPU and return its totals as JSON,
+    after importing the ``modules`` that register its bots (the ``expert``).
 
     The fast kernel gets one thread, since Ray already runs one task per CPU.
     """
+    load_bots(modules)
     set_engine_threads(engine, 1)
     player = chunk_player(engine)
     stats = player(Rules.from_dict(rules), bots, seed, start, count,
@@ -78,10 +82,11 @@ class RayPool:
         ray = self._ray
         rules_json = rules.to_dict()
         where = str(records) if records is not None else None
+        modules = bot_modules(bots)
         yield from in_flight(
             chunks, 2 * self.cpus,
             submit=lambda chunk: self._task.remote(engine, rules_json, bots, seed, chunk.start,
-                                                   chunk.count, where),
+                                                   chunk.count, where, modules),
             wait_any=lambda refs: ray.wait(refs, num_returns=1)[0],
             result=lambda ref: SimStats.from_json(ray.get(ref)),
             progress=progress)

@@ -12,27 +12,39 @@ Memory stays constant: at most a few chunks are in flight at once, and each retu
 Engines: ``fast`` (the numba kernel of :mod:`trashcards.sim.fast`, from the ``sim``
 extra; it parallelises inside a chunk, so it gets big chunks and runs them one after the
 other) and ``reference`` (:func:`trashcards.simulation.play_chunk`, the rules engine;
-chunks run in one process per core). Backends: ``local`` and ``ray``
-(:mod:`trashcards.sim.ray_backend`).
+chunks run in one process per core). Backends: ``local`` (this module) and the remote
+ones of :mod:`trashcards.sim.backends` (``ray``: :mod:`trashcards.sim.ray_backend`). The
+chunks and their players live in :mod:`trashcards.sim.chunks`, below both.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol, TypeVar
 
+from ..bots import bot_modules
 from ..rules import Rules
 from ..simulation import SimStats
+from .backends import BACKENDS, Backend, open_backend
+from .chunks import (
+    ENGINES,
+    Chunk,
+    ChunkPlayer,
+    Progress,
+    chunk_player,
+    engine_threads,
+    fast_engine_problem,
+    in_flight,
+    load_bots,
+    play_counted,
+)
 
 __all__ = [
     "BACKENDS",
@@ -48,11 +60,6 @@ __all__ = [
     "run",
 ]
 
-ENGINES = ("fast", "reference")
-BACKENDS = ("local", "ray")
-
-Progress = Callable[[int], None]
-
 #: Largest chunk of the reference engine (about a second of play): small enough for a
 #: smooth progress bar and an even spread over the workers.
 _REFERENCE_MAX_CHUNK = 250
@@ -61,38 +68,12 @@ _FAST_MAX_CHUNK = 200_000
 _FAST_MIN_CHUNK = 2_000
 
 
-class ChunkPlayer(Protocol):
-    """The signature both engines share: play matches ``start … start + count - 1``."""
-
-    def __call__(self, rules: Rules, bots: Sequence[str], seed: int, start: int, count: int,
-                 records: Path | None = None,
-                 progress: Progress | None = None) -> SimStats: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """Matches ``start … start + count - 1``, all counted in batch ``batch``."""
-
-    batch: int
-    start: int
-    count: int
-
-
 @dataclass(frozen=True, slots=True)
 class EngineChoice:
     """The engine that will run and, when it is not the one asked for, why."""
 
     name: str
     notice: str | None = None
-
-
-def fast_engine_problem() -> str | None:
-    """Why the fast engine cannot run here, or ``None`` when it can."""
-    try:
-        importlib.import_module("trashcards.sim.fast")
-    except ImportError as exc:
-        return str(exc) or type(exc).__name__
-    return None
 
 
 def choose_engine(requested: str | None) -> EngineChoice:
@@ -111,41 +92,6 @@ def choose_engine(requested: str | None) -> EngineChoice:
     return EngineChoice("reference", (
         f"the fast engine is not available ({problem}); using the reference engine. "
         "Install it with: pip install 'trashcards[sim]'"))
-
-
-def chunk_player(engine: str) -> ChunkPlayer:
-    """The ``play_chunk`` function of an engine (``fast`` must be importable)."""
-    if engine == "fast":
-        module = importlib.import_module("trashcards.sim.fast")
-    elif engine == "reference":
-        module = importlib.import_module("trashcards.simulation")
-    else:
-        raise ValueError(f"unknown engine {engine!r}; the engines are {', '.join(ENGINES)}")
-    player: ChunkPlayer = module.play_chunk
-    return player
-
-
-def set_engine_threads(engine: str, threads: int | None) -> None:
-    """Let the fast kernel use ``threads`` threads (``None``: leave numba's default)."""
-    if engine != "fast" or threads is None:
-        return
-    numba = importlib.import_module("numba")
-    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
-
-
-@contextmanager
-def engine_threads(engine: str, threads: int | None) -> Iterator[None]:
-    """Run the fast kernel on ``threads`` threads for a while, then restore the number."""
-    if engine != "fast" or threads is None:
-        yield
-        return
-    numba = importlib.import_module("numba")
-    before = numba.get_num_threads()
-    set_engine_threads(engine, threads)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
 
 
 def default_chunk_size(engine: str, backend: str, matches: int, workers: int) -> int:
@@ -175,59 +121,12 @@ def plan_chunks(matches: int, chunk_size: int, batches: int = 1) -> Iterator[Chu
             yield Chunk(batch, start, min(chunk_size, first + count - start))
 
 
-def play_counted(player: ChunkPlayer, rules: Rules, bots: Sequence[str], seed: int,
-                 chunk: Chunk, records: Path | None, progress: Progress | None) -> SimStats:
-    """Play one chunk in this process; the progress callback sees exactly ``chunk.count``."""
-    if progress is None:
-        return player(rules, bots, seed, chunk.start, chunk.count, records=records)
-    reported = 0
-
-    def tick(n: int) -> None:
-        nonlocal reported
-        n = min(n, chunk.count - reported)
-        if n > 0:
-            reported += n
-            progress(n)
-
-    stats = player(rules, bots, seed, chunk.start, chunk.count, records=records, progress=tick)
-    tick(chunk.count - reported)
-    return stats
-
-
 def _play_in_worker(engine: str, rules: Rules, bots: tuple[str, ...], seed: int,
-                    chunk: Chunk, records: Path | None) -> SimStats:
-    """Process-pool task: play one chunk (module level so that it pickles)."""
+                    chunk: Chunk, records: Path | None, modules: tuple[str, ...]) -> SimStats:
+    """Process-pool task: play one chunk (module level so that it pickles), after
+    importing the ``modules`` that register its bots (the ``expert``)."""
+    load_bots(modules)
     return chunk_player(engine)(rules, bots, seed, chunk.start, chunk.count, records=records)
-
-
-Handle = TypeVar("Handle", bound=Hashable)
-
-
-def in_flight(chunks: Iterable[Chunk], limit: int, *, submit: Callable[[Chunk], Handle],
-              wait_any: Callable[[list[Handle]], Iterable[Handle]],
-              result: Callable[[Handle], SimStats],
-              progress: Callable[[int], None] | None) -> Iterator[tuple[Chunk, SimStats]]:
-    """Keep at most ``limit`` chunks running (``submit`` starts one, ``wait_any`` returns
-    the finished ones, ``result`` their totals); yield each chunk with its totals as it
-    finishes. Shared by the process pool and the Ray backend."""
-    pending: dict[Handle, Chunk] = {}
-    todo = iter(chunks)
-    exhausted = False
-    while pending or not exhausted:
-        while not exhausted and len(pending) < limit:
-            chunk = next(todo, None)
-            if chunk is None:
-                exhausted = True
-                break
-            pending[submit(chunk)] = chunk
-        if not pending:
-            break
-        for handle in wait_any(list(pending)):
-            chunk = pending.pop(handle)
-            stats = result(handle)
-            if progress is not None:
-                progress(chunk.count)
-            yield chunk, stats
 
 
 class Runner:
@@ -259,7 +158,7 @@ class Runner:
         self.chunk_size = chunk_size
         self.ray_address = ray_address
         self._pool: ProcessPoolExecutor | None = None
-        self._ray: _RayPool | None = None
+        self._remote: Backend | None = None
 
     # -- lifetime ---------------------------------------------------------------------------
 
@@ -271,13 +170,13 @@ class Runner:
         self.close()
 
     def close(self) -> None:
-        """Stop the worker processes, and a local Ray this runner started."""
+        """Stop the worker processes, and a local Ray (remote backend) this runner started."""
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
-        if self._ray is not None:
-            self._ray.close()
-            self._ray = None
+        if self._remote is not None:
+            self._remote.close()
+            self._remote = None
 
     # -- runs ----------------------------------------------------------------------------
 
@@ -312,15 +211,15 @@ class Runner:
     def _worker_count(self) -> int:
         if self.workers is not None:
             return self.workers
-        if self.backend == "ray":
-            return self._ray_pool().cpus
+        if self.backend != "local":
+            return self._remote_backend().cpus
         return os.cpu_count() or 1
 
     def _play(self, rules: Rules, bots: tuple[str, ...], seed: int, chunks: Iterator[Chunk],
               records: Path | None,
               progress: Progress | None) -> Iterator[tuple[Chunk, SimStats]]:
-        if self.backend == "ray":
-            yield from self._ray_pool().play(self.engine, rules, bots, seed, chunks,
+        if self.backend != "local":
+            yield from self._remote_backend().play(self.engine, rules, bots, seed, chunks,
                                              records, progress)
         elif self.engine == "fast" or self._worker_count() == 1:
             player = chunk_player(self.engine)
@@ -339,32 +238,19 @@ class Runner:
             self._pool = ProcessPoolExecutor(self._worker_count(),
                                              mp_context=multiprocessing.get_context("spawn"))
         pool = self._pool
+        modules = bot_modules(bots)
         yield from in_flight(
             chunks, 2 * self._worker_count(),
             submit=lambda chunk: pool.submit(_play_in_worker, self.engine, rules, bots, seed,
-                                             chunk, records),
+                                             chunk, records, modules),
             wait_any=lambda futures: wait(futures, return_when=FIRST_COMPLETED)[0],
             result=lambda future: future.result(),
             progress=progress)
 
-    def _ray_pool(self) -> _RayPool:
-        if self._ray is None:
-            from .ray_backend import RayPool
-
-            self._ray = RayPool(self.ray_address, self.workers)
-        return self._ray
-
-
-class _RayPool(Protocol):
-    """What :class:`Runner` needs of :class:`trashcards.sim.ray_backend.RayPool`."""
-
-    cpus: int
-
-    def play(self, engine: str, rules: Rules, bots: tuple[str, ...], seed: int,
-             chunks: Iterator[Chunk], records: Path | None,
-             progress: Progress | None) -> Iterator[tuple[Chunk, SimStats]]: ...
-
-    def close(self) -> None: ...
+    def _remote_backend(self) -> Backend:
+        if self._remote is None:
+            self._remote = open_backend(self.backend, self.ray_address, self.workers)
+        return self._remote
 
 
 def run(rules: Rules, bots: Sequence[str], matches: int, seed: int,

@@ -32,6 +32,7 @@ from ..ai.levels import LEVELS
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
 from .advice import review_message, warm_up
+from .backends import open_storage
 from .connection import Close, Connection
 from .hub import Hub
 from .limits import AddressLimiter, ConnectionCounter, TokenBucket
@@ -48,7 +49,6 @@ from .protocol import (
     parse_json,
 )
 from .settings import Settings
-from .storage import open_storage
 from .store import StoreError
 from .table import Table
 

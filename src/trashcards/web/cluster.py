@@ -26,18 +26,16 @@ import contextlib
 import json
 import logging
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .connection import Connection
 from .protocol import Act, Join, NextRound, ProtocolError, RematchRequest, parse_client_message
-from .storage import Bus, Notice
+from .settings import Settings
+from .storage import Bus, Notice, Storage
 from .store import StoreError
 from .table import Table, unavailable
 
-if TYPE_CHECKING:
-    from .hub import Hub
-
-__all__ = ["Cluster"]
+__all__ = ["Cluster", "TableHost"]
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +62,37 @@ class _Collector(Connection):
         return None  # frames for the asking connection come from its own process
 
 
+class TableHost(Protocol):
+    """What the cluster needs of the process's tables: the part of
+    :class:`~trashcards.web.hub.Hub` it calls back into (the hub passes itself, so this
+    module never imports the hub)."""
+
+    settings: Settings
+    store: Storage
+    #: the tables this process holds (owned or followed), by id
+    tables: dict[str, Table]
+
+    async def get(self, table_id: str, claim: bool = True) -> Table | None:
+        """The table, loaded (owned if ``claim`` and it has no live owner) if needed."""
+        ...
+
+    async def run(self, table: Table) -> None:
+        """Start an owned table's bots and timers."""
+        ...
+
+    def gone(self, table_id: str) -> None:
+        """The table was deleted: close its connections."""
+        ...
+
+    async def rematch(self, old: Table) -> str:
+        """A new table for a rematch of ``old``; its id."""
+        ...
+
+
 class Cluster:
     """The cluster part of a :class:`~trashcards.web.hub.Hub` on a shared storage."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: TableHost) -> None:
         self.hub = hub
         self.store = hub.store
         bus = self.store.bus

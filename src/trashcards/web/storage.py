@@ -11,8 +11,10 @@ a table writes its moves. Two backends implement it:
   every write of a table is fenced by its owner's token, and table changes are announced
   to the other processes (``LISTEN``/``NOTIFY``).
 
-Both pass the same storage tests (tests/web/test_backends.py). :func:`open_storage`
-picks the backend from the database given to ``trashcards serve --db``.
+Both pass the same storage tests (tests/web/test_backends.py).
+:func:`trashcards.web.backends.open_storage`, a module above both, picks the backend from
+the database given to ``trashcards serve --db``; this module never imports the PostgreSQL
+one.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from .store import (
 )
 
 __all__ = ["Bus", "Notice", "OwnerLostError", "SeatTakenError", "SqliteStorage", "Storage",
-           "is_postgres", "open_storage"]
+           "is_postgres"]
 
 
 class OwnerLostError(WriteError):
@@ -202,22 +204,6 @@ class Storage(Protocol):
 def is_postgres(db: Path | str) -> bool:
     """Whether ``--db`` names a PostgreSQL database (a ``postgresql://`` URL)."""
     return str(db).startswith(("postgresql://", "postgres://"))
-
-
-async def open_storage(db: Path | str, *, readonly: bool = False,
-                       store: Callable[..., Store] = Store,
-                       clock: Callable[[], float] | None = None,
-                       **options: Any) -> Storage:
-    """The storage of ``db``: a PostgreSQL URL or an SQLite file (opened with ``store``,
-    which tests replace). Raises :class:`StoreError` with what is wrong."""
-    if is_postgres(db):
-        from .postgres import PostgresStorage
-        return await PostgresStorage.connect(str(db), readonly=readonly, clock=clock,
-                                             **options)
-    extra: dict[str, Any] = {"readonly": readonly} if readonly else {}
-    if clock is not None:
-        extra["clock"] = clock
-    return SqliteStorage(store(db, **extra))
 
 
 class SqliteStorage:

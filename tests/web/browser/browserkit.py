@@ -8,16 +8,17 @@ empty when none) and ``data-pass`` ("1" while a hot-seat "pass to …" screen is
 
 from __future__ import annotations
 
-import os
-import re
+import signal
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+# tests/web, for servetools (pytest puts it on the path; take_screenshots.py does not)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import servetools
 
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -43,38 +44,22 @@ class ServerProcess:
 
     def start(self) -> str:
         """Start (on the port of the last start, if any); returns the base URL."""
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "trashcards", "serve", "--port", str(self.port),
-             "--db", str(self.db), "--bot-delay", str(self.bot_delay),
-             "--round-pause", "3600", *self.options],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        match = re.search(r"http://[\w.]+:(\d+)/", line)
-        if not match:
-            self.stop()
-            raise RuntimeError(f"trashcards serve printed no URL: {line!r}")
-        self.port = int(match.group(1))
-        base = match.group(0).rstrip("/")
-        _wait_for_health(base, self.process)
+        self.process, base = servetools.launch(
+            self.db, ("--bot-delay", str(self.bot_delay), "--round-pause", "3600",
+                      *self.options), port=self.port)
+        self.port = servetools.port_of(base)
+        servetools.wait_healthy(base, self.process, SERVER_START_S)
         return base
 
     def kill(self) -> None:
         """SIGKILL, as a crash would."""
         if self.process is not None:
-            self.process.kill()
-            self.process.wait()
+            servetools.stop(self.process)
             self.process = None
 
     def stop(self) -> None:
         if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            servetools.stop(self.process, grace=10, sig=signal.SIGTERM)
             self.process = None
 
 
@@ -87,20 +72,6 @@ def serve(db: Path, bot_delay: float = 0.0, options: Sequence[str] = ()) -> Iter
         yield server.start()
     finally:
         server.stop()
-
-
-def _wait_for_health(base: str, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + SERVER_START_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"trashcards serve exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("trashcards serve did not answer /healthz")
 
 
 def create_table(page: Any, base: str, name: str = "Ana",
