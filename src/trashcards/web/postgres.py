@@ -617,6 +617,11 @@ class PostgresStorage:
     async def load(self, table_id: str, since: int = 0) -> TableRow | None:
         try:
             async with self._pool.connection() as conn, conn.transaction():
+                # One snapshot for the table, its seats and its moves: under the default
+                # READ COMMITTED each statement would see the commits made since the one
+                # before, so a join that starts the table between the two reads gave
+                # "2 moves stored, not 0".
+                await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 cursor = await conn.execute(
                     "SELECT id, created, rules, status, rematch, ready, finished, owner, "
                     "version, cuts, party, hints FROM tables WHERE id = %s", (table_id,))
