@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..ai.levels import LEVELS
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
+from . import offline
 from .advice import review_message, warm_up
 from .connection import Close, Connection
 from .hub import Hub
@@ -121,6 +122,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 return PlainTextResponse(f"{name} is not there yet", status_code=404)
             return FileResponse(path, headers={"Cache-Control": "no-cache"})
         return endpoint
+
+    async def service_worker(_request: Request) -> Response:
+        return Response(offline.service_worker(Path(settings.static_dir)),
+                        media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+    async def web_manifest(_request: Request) -> Response:
+        return JSONResponse(offline.manifest(), media_type="application/manifest+json",
+                            headers={"Cache-Control": "no-cache"})
 
     async def create_table(request: Request) -> Response:
         _check_post(request, settings, guards.creates, "tables created")
@@ -227,6 +237,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/review", page("review.html")),
         Route("/rules/{lang}", page("rules.html")),
         Route("/healthz", healthz),
+        Route(offline.SW_PATH, service_worker),
+        Route(offline.MANIFEST_PATH, web_manifest),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{table_id}", get_table, methods=["GET"]),

@@ -1,0 +1,111 @@
+"""The installable, offline app (docs/offline.md): the web app manifest, the service
+worker and the static build.
+
+The service worker is ``static/sw.js`` with two blanks filled here: the list of files of
+the app shell and a version, the SHA-256 of all of them. Any change to any shell file
+changes the worker's text, so the browser installs the new version beside the old one
+into a cache of its own, and the page offers "reload to update"; until then every page
+is served from the old cache only, so no page mixes the two versions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Final
+
+__all__ = ["MANIFEST_PATH", "SW_PATH", "build_static", "manifest", "service_worker",
+           "shell_urls", "shell_version"]
+
+SW_PATH: Final = "/sw.js"
+MANIFEST_PATH: Final = "/manifest.webmanifest"
+#: The pages of the shell: the address (or, ending in ``/``, the addresses under it) and
+#: the static file that is the page. The worker answers every table, party and rules
+#: language address with the one file.
+PAGES: Final = {"/": "/static/index.html", "/t/": "/static/table.html",
+                "/p/": "/static/party.html", "/rules": "/static/rules.html",
+                "/rules/": "/static/rules.html", "/review": "/static/review.html"}
+_TEMPLATE: Final = "sw.js"  # in static/, not itself a shell file
+_SKIP: Final = frozenset({_TEMPLATE})
+
+
+def _static_files(static_dir: Path) -> list[Path]:
+    return sorted(p for p in static_dir.rglob("*")
+                  if p.is_file() and p.relative_to(static_dir).as_posix() not in _SKIP
+                  and not p.name.startswith("."))
+
+
+def shell_urls(static_dir: Path) -> list[str]:
+    """Every address the worker caches: the manifest and every static file (the pages
+    among them)."""
+    files = [f"/static/{p.relative_to(static_dir).as_posix()}"
+             for p in _static_files(static_dir)]
+    return [MANIFEST_PATH, *files]
+
+
+def shell_version(static_dir: Path) -> str:
+    """The SHA-256 (first 16 hex digits) of every shell file's path and content, and of
+    the worker's own template."""
+    digest = hashlib.sha256()
+    for path in [*_static_files(static_dir), static_dir / _TEMPLATE]:
+        digest.update(path.relative_to(static_dir).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    digest.update(json.dumps(manifest(), sort_keys=True).encode())
+    return digest.hexdigest()[:16]
+
+
+def service_worker(static_dir: Path) -> str:
+    """The worker's text: the template with the version and the shell's addresses."""
+    template = (static_dir / _TEMPLATE).read_text(encoding="utf-8")
+    return (template.replace('"__VERSION__"', json.dumps(shell_version(static_dir)))
+            .replace('"__SHELL__"', json.dumps(shell_urls(static_dir)))
+            .replace('"__PAGES__"', json.dumps(PAGES)))
+
+
+def manifest() -> dict[str, Any]:
+    """The web app manifest."""
+    icons = [{"src": f"/static/icons/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png",
+              "purpose": "any"} for n in (192, 512)]
+    icons.append({"src": "/static/icons/maskable-512.png", "sizes": "512x512",
+                  "type": "image/png", "purpose": "maskable"})
+    return {
+        "name": "Trash — the card game",
+        "short_name": "Trash",
+        "description": "Trash (Garbage, Ten): play against the computer or at one device, "
+                       "online or offline.",
+        "id": "/",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#0f4a36",
+        "theme_color": "#0f4a36",
+        "icons": icons,
+    }
+
+
+def build_static(static_dir: Path, out: Path) -> list[Path]:
+    """Write the whole app as static files into ``out`` (made if missing): the pages at
+    the addresses a static host serves (``index.html``, ``t/index.html``, ``rules/…``),
+    ``static/``, the worker and the manifest. Returns the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / "static"
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(static_dir, target, ignore=shutil.ignore_patterns(_TEMPLATE, ".*"))
+    written = [p for p in target.rglob("*") if p.is_file()]
+    pages = {"index.html": "index.html", "t/index.html": "table.html",
+             "p/index.html": "party.html", "rules/index.html": "rules.html",
+             "review/index.html": "review.html", "404.html": "table.html"}
+    for name, source in pages.items():
+        path = out / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(static_dir / source, path)
+        written.append(path)
+    for name, text in (("sw.js", service_worker(static_dir)),
+                       ("manifest.webmanifest", json.dumps(manifest(), indent=1))):
+        (out / name).write_text(text, encoding="utf-8")
+        written.append(out / name)
+    return written

@@ -1,0 +1,63 @@
+"""The offline app's server side (trashcards.web.offline): the worker's version follows
+every shell file, the worker lists them all, and the static build writes the whole app."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from trashcards.web.offline import manifest, service_worker, shell_urls, shell_version
+from trashcards.web.settings import Settings
+
+STATIC = Settings().static_dir
+
+
+def test_the_worker_lists_every_static_file_and_the_pages() -> None:
+    worker = service_worker(STATIC)
+    urls = shell_urls(STATIC)
+    for url in ("/static/table.html", "/static/js/table.js", "/static/i18n/vi.json",
+                "/static/icons/icon-512.png", "/static/css/app.css", "/manifest.webmanifest"):
+        assert url in urls
+    assert "/static/sw.js" not in urls
+    assert json.dumps(urls) in worker
+    assert "__VERSION__" not in worker
+    assert "__SHELL__" not in worker
+    assert json.dumps(shell_version(STATIC)) in worker
+
+
+def test_the_version_changes_with_any_shell_file(tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    shutil.copytree(STATIC, static)
+    before = shell_version(static)
+    assert shell_version(static) == before
+    (static / "i18n" / "nl.json").write_text("{}", encoding="utf-8")
+    after = shell_version(static)
+    assert after != before
+    (static / "sw.js").write_text((static / "sw.js").read_text() + "\n// changed\n")
+    assert shell_version(static) != after
+
+
+def test_the_manifest_is_standalone_with_icons() -> None:
+    data = manifest()
+    assert data["display"] == "standalone"
+    assert data["start_url"] == "/"
+    for icon in data["icons"]:
+        assert (STATIC / icon["src"].removeprefix("/static/")).is_file()
+
+
+def test_build_static_writes_the_pages_worker_and_manifest(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "trashcards", "build-static", str(out)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "wrote" in done.stdout
+    for name in ("index.html", "t/index.html", "rules/index.html", "review/index.html",
+                 "sw.js", "manifest.webmanifest", "static/js/table.js",
+                 "static/i18n/en.json", "static/icons/icon-192.png"):
+        assert (out / name).is_file(), name
+    assert not (out / "static" / "sw.js").exists()
+    assert (out / "sw.js").read_text() == service_worker(STATIC)
+    assert json.loads((out / "manifest.webmanifest").read_text()) == manifest()
