@@ -88,8 +88,10 @@ def manifest() -> dict[str, Any]:
 
 def build_static(static_dir: Path, out: Path) -> list[Path]:
     """Write the whole app as static files into ``out`` (made if missing): the pages at
-    the addresses a static host serves (``index.html``, ``t/index.html``, ``rules/…``),
-    ``static/``, the worker and the manifest. Returns the files written."""
+    the addresses a static host serves (``index.html``, ``t/index.html``, ``rules/es/…``;
+    ``404.html`` is the table page, so a host that answers an unknown address with it
+    opens ``/t/ID`` on a first visit), ``static/``, the worker and the manifest. Returns
+    the files written."""
     out.mkdir(parents=True, exist_ok=True)
     target = out / "static"
     if target.exists():
@@ -99,6 +101,8 @@ def build_static(static_dir: Path, out: Path) -> list[Path]:
     pages = {"index.html": "index.html", "t/index.html": "table.html",
              "p/index.html": "party.html", "rules/index.html": "rules.html",
              "review/index.html": "review.html", "404.html": "table.html"}
+    for lang in sorted(p.stem for p in (static_dir / "rules").glob("*.html")):
+        pages[f"rules/{lang}/index.html"] = "rules.html"
     for name, source in pages.items():
         path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -113,7 +113,8 @@ def _download(page: Any, tmp_path: Path, name: str) -> Path:
 
 
 def _check_frames(frames: list[dict[str, Any]], record_path: Path) -> int:
-    """Every state and events frame is the Python view of its version (and events)."""
+    """Every state and events frame is the Python view of its version (and its events
+    are the Python events of its moves); returns how many frames were checked."""
     record = loads(record_path.read_text(encoding="utf-8"))
     states = [new_match(record.rules, record.players)]
     texts = []
@@ -127,8 +128,7 @@ def _check_frames(frames: list[dict[str, Any]], record_path: Path) -> int:
             assert "stock" not in json.dumps(frame.get("table", {}))
             continue
         at = frame["version"]
-        if at >= len(states):
-            continue  # past the record's end: a partial record (no later frames here)
+        assert at < len(states), "a frame after the record's end"
         assert frame["state"] == view_json(view(states[at], frame["seat"])), at
         if frame["type"] == "events":
             want = [e for t in texts[frame["from_version"]:at] for e in json.loads(t)]
@@ -154,7 +154,7 @@ def test_offline_a_match_against_the_computer_and_a_hot_seat_round(
     assert record.players == ("Ana", "bot:greedy")
     assert record.replay().match_winner is not None
     assert len(record.moves) == int(version(page))
-    assert _check_frames(frames, vs_computer) > 10
+    assert _check_frames(frames, vs_computer) >= 3
     done = subprocess.run([sys.executable, "-m", "trashcards", "replay", str(vs_computer)],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
@@ -169,7 +169,7 @@ def test_offline_a_match_against_the_computer_and_a_hot_seat_round(
     record = loads(hot_seat.read_text(encoding="utf-8"))
     assert record.players == ("Ana", "Bo")
     assert record.replay().match_winner is not None
-    assert _check_frames(frames, hot_seat) > 10
+    assert _check_frames(frames, hot_seat) >= 3
     assert any(frame["type"] == "joined" and frame["seats"] == [0, 1] for frame in frames)
 
     # "Your tables" lists both, with where they stand.

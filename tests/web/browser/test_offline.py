@@ -92,8 +92,23 @@ def _static_host(root: Path) -> Iterator[str]:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """A static host as GitHub Pages is: an unknown address answers 404 with 404.html."""
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
@@ -154,3 +169,23 @@ def test_a_new_version_replaces_the_old_whole_after_reload_to_update(
         context.set_offline(True)
         page.reload()
         assert _builds_seen(page) == ("B", "B", "B")
+
+
+def test_the_static_build_plays_a_table_on_this_device_with_no_python_server(
+        new_context: Any, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    build_static(Settings().static_dir, site)
+    with _static_host(site) as base:
+        context = new_context()
+        page = context.new_page()
+        page.add_init_script("window.trashBotDelay = 0;")
+        page.goto(f"{base}/")  # a first visit: the table page comes as the host's 404.html
+        page.wait_for_selector("#seat-rows li")
+        page.check("#on-device")
+        page.click("#create-form button[type=submit]")
+        page.wait_for_url("**/t/local-**")
+        page.wait_for_function("document.body.dataset.acting === '0'")
+        assert page.locator("button.pile.stock.legal").count() == 1
+        page.goto(f"{base}/rules/nl")
+        page.wait_for_function("document.getElementById('rules-text').textContent.length > 200")
+        assert page.evaluate("document.documentElement.lang") == "nl"

@@ -142,6 +142,15 @@ export class Host {
     this.seats = [];  // the seats of the page's tokens
     this.timer = null;
     this.joined = false;
+    this.chain = Promise.resolve();
+  }
+
+  /** Run `work` after everything queued before it: one message or bot move at a time,
+   *  so no frame is built while a move is being saved. */
+  run(work) {
+    const done = this.chain.then(work);
+    this.chain = done.catch(() => {});
+    return done;
   }
 
   async open(tableId) {
@@ -223,7 +232,8 @@ export class Host {
     const row = this.table.seats[seat];
     if (row.kind !== "bot") return;
     const version = this.table.moves.length;
-    this.timer = setTimeout(() => this.botMove(seat, row.bot, version), this.botDelay);
+    this.timer = setTimeout(() => this.run(() => this.botMove(seat, row.bot, version)),
+      this.botDelay);
   }
 
   async botMove(seat, bot, version) {

@@ -25,7 +25,7 @@ self.addEventListener("message", (event) => {
   ready.then(async (found) => {
     if (!found) return;
     try {
-      await host.handle(msg);
+      await host.run(() => host.handle(msg));
     } catch (error) {
       self.postMessage({ type: "error", code: "internal", message: String(error) });
     }
