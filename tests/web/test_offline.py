@@ -61,3 +61,24 @@ def test_build_static_writes_the_pages_worker_and_manifest(tmp_path: Path) -> No
     assert not (out / "static" / "sw.js").exists()
     assert (out / "sw.js").read_text() == service_worker(STATIC)
     assert json.loads((out / "manifest.webmanifest").read_text()) == manifest()
+
+
+def test_build_static_with_a_server_tells_every_page_and_refuses_a_bad_address(
+        tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "trashcards", "build-static", str(out),
+                           "--server", "https://trash.example.org:8000/"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    meta = '<meta name="trash-server" content="https://trash.example.org:8000">'
+    for page in ("index.html", "t/index.html", "404.html", "rules/es/index.html",
+                 "static/table.html", "static/index.html", "static/review.html"):
+        assert meta in (out / page).read_text(encoding="utf-8"), page
+    assert meta not in (out / "static" / "rules" / "en.html").read_text(encoding="utf-8")
+    assert (out / "sw.js").read_text() != service_worker(STATIC)
+    bad = subprocess.run([sys.executable, "-m", "trashcards", "build-static",
+                          str(tmp_path / "other"), "--server", "trash.example.org"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 1
+    assert "--server must be an http(s) address" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1

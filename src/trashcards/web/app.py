@@ -21,6 +21,8 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -254,9 +256,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False),
               name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        ProtocolError: protocol_error, ValidationError: validation_error,
-        StoreError: store_error})
+    # Pages of the allowed origins (a static copy of the app, docs/offline.md) read the
+    # API's answers: CORS for exactly those origins.
+    origins = [origin.strip().rstrip("/") for origin in settings.allowed_origins]
+    middleware = [Middleware(CORSMiddleware, allow_origins=origins,
+                             allow_methods=["GET", "POST"], allow_headers=["Content-Type"],
+                             expose_headers=["X-Trash-Record", "Retry-After"])
+                  ] if settings.allowed_origins else []
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                     exception_handlers={ProtocolError: protocol_error,
+                                         ValidationError: validation_error,
+                                         StoreError: store_error})
 
 
 async def _find(hub: Hub, table_id: str) -> Table:

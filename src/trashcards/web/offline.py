@@ -11,7 +11,9 @@ is served from the old cache only, so no page mixes the two versions.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any, Final
@@ -57,10 +59,14 @@ def shell_version(static_dir: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def service_worker(static_dir: Path) -> str:
-    """The worker's text: the template with the version and the shell's addresses."""
+def service_worker(static_dir: Path, server: str = "") -> str:
+    """The worker's text: the template with the version and the shell's addresses
+    (``server``: the game server a static build was given, part of the version)."""
     template = (static_dir / _TEMPLATE).read_text(encoding="utf-8")
-    return (template.replace('"__VERSION__"', json.dumps(shell_version(static_dir)))
+    version = shell_version(static_dir)
+    if server:
+        version = hashlib.sha256(f"{version} {server}".encode()).hexdigest()[:16]
+    return (template.replace('"__VERSION__"', json.dumps(version))
             .replace('"__SHELL__"', json.dumps(shell_urls(static_dir)))
             .replace('"__PAGES__"', json.dumps(PAGES)))
 
@@ -86,12 +92,23 @@ def manifest() -> dict[str, Any]:
     }
 
 
-def build_static(static_dir: Path, out: Path) -> list[Path]:
+def server_meta(server: str) -> str:
+    """The tag that gives a page its game server (``static/js/config.js`` reads it)."""
+    return f'<meta name="trash-server" content="{html.escape(server, quote=True)}">'
+
+
+def build_static(static_dir: Path, out: Path, server: str = "") -> list[Path]:
     """Write the whole app as static files into ``out`` (made if missing): the pages at
     the addresses a static host serves (``index.html``, ``t/index.html``, ``rules/es/…``;
     ``404.html`` is the table page, so a host that answers an unknown address with it
     opens ``/t/ID`` on a first visit), ``static/``, the worker and the manifest. Returns
-    the files written."""
+    the files written. ``server`` is the address of a ``trashcards serve`` for online
+    tables (it must allow this host's origin: ``--allow-origin``); without it the pages
+    use their own origin."""
+    if server and not re.fullmatch(r"https?://[^\s/\"<>]+/?", server):
+        raise ValueError(f"--server must be an http(s) address like https://example.org:8000, "
+                         f"got {server!r}")
+    server = server.rstrip("/")
     out.mkdir(parents=True, exist_ok=True)
     target = out / "static"
     if target.exists():
@@ -103,12 +120,19 @@ def build_static(static_dir: Path, out: Path) -> list[Path]:
              "review/index.html": "review.html", "404.html": "table.html"}
     for lang in sorted(p.stem for p in (static_dir / "rules").glob("*.html")):
         pages[f"rules/{lang}/index.html"] = "rules.html"
+    copies = []
     for name, source in pages.items():
         path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(static_dir / source, path)
-        written.append(path)
-    for name, text in (("sw.js", service_worker(static_dir)),
+        copies.append(path)
+    written += copies
+    if server:  # every page (not the rules fragments under static/rules/)
+        for path in [*target.glob("*.html"), *copies]:
+            text = path.read_text(encoding="utf-8")
+            path.write_text(text.replace("<head>", "<head>\n  " + server_meta(server), 1),
+                            encoding="utf-8")
+    for name, text in (("sw.js", service_worker(static_dir, server)),
                        ("manifest.webmanifest", json.dumps(manifest(), indent=1))):
         (out / name).write_text(text, encoding="utf-8")
         written.append(out / name)

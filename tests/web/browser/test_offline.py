@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from browserkit import serve
+
 from trashcards.web.offline import build_static
 from trashcards.web.settings import Settings
 
@@ -189,3 +191,26 @@ def test_the_static_build_plays_a_table_on_this_device_with_no_python_server(
         page.goto(f"{base}/rules/nl")
         page.wait_for_function("document.getElementById('rules-text').textContent.length > 200")
         assert page.evaluate("document.documentElement.lang") == "nl"
+
+
+def test_the_static_build_given_a_server_plays_online_tables_there(
+        new_context: Any, tmp_path: Path) -> None:
+    with serve(tmp_path / "tables.sqlite3", options=["--allow-origin", "*"]) as game_server:
+        site = tmp_path / "site"
+        build_static(Settings().static_dir, site, game_server)
+        with _static_host(site) as base:
+            page = new_context().new_page()
+            page.goto(f"{base}/")
+            page.wait_for_selector("#seat-rows li")
+            assert not page.is_checked("#on-device")
+            page.fill("#my-name", "Ana")
+            page.click("#create-form button[type=submit]")
+            page.wait_for_url(f"{base}/t/**")
+            table_id = page.url.rsplit("/", 1)[1]
+            assert not table_id.startswith("local-")
+            page.wait_for_function("document.body.dataset.version > '1'")
+            info = json.loads(urllib.request.urlopen(
+                f"{game_server}/api/tables/{table_id}").read())
+            assert info["seats"][0]["name"] == "Ana"
+            assert info["status"] == "playing"
+            assert page.evaluate("document.body.dataset.version") == str(info["version"])
