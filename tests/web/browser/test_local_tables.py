@@ -159,6 +159,13 @@ def test_offline_a_match_against_the_computer_and_a_hot_seat_round(
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
 
+    # A rematch is a new table on this device, the same seats, this browser's tokens.
+    first_table = page.url
+    page.click("#play-again")
+    page.wait_for_url(lambda url: "/t/local-" in url and url != first_table)
+    page.wait_for_function("Number(document.body.dataset.version) >= 2")
+    assert page.evaluate("document.body.dataset.seats") == "0"
+
     frames.clear()
     page.goto(page.url.split("/t/")[0] + "/")
     page.wait_for_selector("#seat-rows li")
@@ -176,6 +183,6 @@ def test_offline_a_match_against_the_computer_and_a_hot_seat_round(
     page.goto(page.url.split("/t/")[0] + "/")
     page.wait_for_selector("#mine-list li")
     texts = page.locator("#mine-list li").all_inner_texts()
-    assert len(texts) == 2
+    assert len(texts) == 3  # the match, its rematch and the hot-seat match
     assert all("Ana" in text or "you" in text.lower() for text in texts), texts
     assert page.errors == []
