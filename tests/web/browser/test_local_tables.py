@@ -14,11 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from browserkit import OVER, take_one_decision, version, wait_for_turn_or_end
+from test_offline import static_host
 
 from trashcards import view, view_json
 from trashcards.record import loads
 from trashcards.state import new_match
 from trashcards.web.eventjson import events_text
+from trashcards.web.offline import build_static
+from trashcards.web.settings import Settings
 
 COLLECT = """
 window.addEventListener("trash-local-frame", (event) => {
@@ -186,3 +189,26 @@ def test_offline_a_match_against_the_computer_and_a_hot_seat_round(
     assert len(texts) == 3  # the match, its rematch and the hot-seat match
     assert all("Ana" in text or "you" in text.lower() for text in texts), texts
     assert page.errors == []
+
+
+def test_a_table_open_in_two_tabs_plays_in_the_first_only(new_context: Any,
+                                                          tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    build_static(Settings().static_dir, site)
+    with static_host(site) as base:
+        context = new_context()
+        page = context.new_page()
+        page.goto(f"{base}/")
+        page.wait_for_selector("#seat-rows li")
+        page.check("#on-device")
+        url = _create_on_device(page, [("me", None), ("hotseat", "Bo")])
+        if wait_for_turn_or_end(page) == "pass":
+            page.click("#pass-button")
+        second = context.new_page()
+        second.goto(url)
+        second.wait_for_selector("#error:not([hidden])")
+        assert "another tab" in second.inner_text("#error")
+        before = version(page)
+        take_one_decision(page)
+        assert int(version(page)) > int(before)
+        assert second.evaluate("document.body.dataset.version") in (None, "")

@@ -81,7 +81,7 @@ def test_after_one_visit_every_page_loads_with_the_network_off(new_context: Any,
 
 
 @contextmanager
-def _static_host(root: Path) -> Iterator[str]:
+def static_host(root: Path) -> Iterator[str]:
     handler = functools.partial(_QuietHandler, directory=str(root))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
@@ -144,7 +144,7 @@ def test_a_new_version_replaces_the_old_whole_after_reload_to_update(
     site = tmp_path / "site"
     _mark(static, "A")
     build_static(static, site)
-    with _static_host(site) as base:
+    with static_host(site) as base:
         context = new_context()
         page = context.new_page()
         page.goto(f"{base}/")
@@ -177,7 +177,7 @@ def test_the_static_build_plays_a_table_on_this_device_with_no_python_server(
         new_context: Any, tmp_path: Path) -> None:
     site = tmp_path / "site"
     build_static(Settings().static_dir, site)
-    with _static_host(site) as base:
+    with static_host(site) as base:
         context = new_context()
         page = context.new_page()
         page.add_init_script("window.trashBotDelay = 0;")
@@ -198,7 +198,7 @@ def test_the_static_build_given_a_server_plays_online_tables_there(
     with serve(tmp_path / "tables.sqlite3", options=["--allow-origin", "*"]) as game_server:
         site = tmp_path / "site"
         build_static(Settings().static_dir, site, game_server)
-        with _static_host(site) as base:
+        with static_host(site) as base:
             page = new_context().new_page()
             page.goto(f"{base}/")
             page.wait_for_selector("#seat-rows li")
