@@ -15,6 +15,9 @@ server on 127.0.0.1 that answers unknown addresses with ``404.html`` as GitHub P
 - **A local bot's decision**: ``decide()`` of each local level on the views of seeded
   matches, timed in the page (``performance.now()``, which Chromium rounds to 0.1 ms: each
   view's decision is timed 50 times over and divided), 50th and 99th percentiles.
+- **A hint on this device** (``static/js/local/hint.js``, its default budget of 0.5 s
+  and at least 8 deals) at decision points of seeded matches: 50th and 95th percentiles,
+  and the deals it managed.
 
     python benchmarks/offline.py [--runs 5] [--json FILE]
 """
@@ -152,6 +155,34 @@ BOT_TIMING = """async () => {
 }"""
 
 
+HINT_TIMING = """async () => {
+  const engine = await import('/static/js/local/engine.js');
+  const { decide } = await import('/static/js/local/bots.js');
+  const { hint } = await import('/static/js/local/hint.js');
+  const times = [];
+  const samples = [];
+  for (let seed = 0; seed < 8; seed += 1) {
+    const rng = new engine.PyRandom(seed);
+    const preset = ['standard', 'call-trash', 'kids', 'jokers'][seed % 4];
+    const rules = engine.makeRules({preset});
+    let state = engine.newMatch(rules, ['a', 'b', 'c'].slice(0, 2 + seed % 2));
+    for (let n = 0; n < 3000 && state.phase !== 'match_over'; n += 1) {
+      const seat = engine.toAct(state);
+      if (seat !== null && n % 37 === 5) {
+        const began = performance.now();
+        const answer = hint(engine.view(state, seat), rules, new engine.PyRandom(n));
+        times.push(performance.now() - began);
+        samples.push(answer.samples);
+      }
+      const move = seat === null ? engine.sampleChance(state, rng)
+        : decide('greedy', engine.view(state, seat), rng, rules);
+      state = engine.apply(state, move, seat).state;
+    }
+  }
+  return {times, samples};
+}"""
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -183,10 +214,16 @@ def main() -> None:
             page = context.new_page()
             page.goto(f"{base}/")
             bots = page.evaluate(BOT_TIMING)
+            hints = page.evaluate(HINT_TIMING)
             browser.close()
         httpd.shutdown()
     results["bots_ms"] = {bot: {"decisions": len(t), "p50": percentile(t, 0.5),
                                 "p99": percentile(t, 0.99)} for bot, t in bots.items()}
+    results["hint_ms"] = {"hints": len(hints["times"]), "p50": percentile(hints["times"], 0.5),
+                          "p95": percentile(hints["times"], 0.95),
+                          "max": max(hints["times"]),
+                          "samples_median": statistics.median(hints["samples"]),
+                          "samples_min": min(hints["samples"])}
     print(f"first visit transfer (gzip): shell {sizes['shell_gzip_bytes'] / 1024:.1f} KiB, "
           f"rules runtime {sizes['runtime_gzip_bytes'] / 1024:.1f} KiB")
     for profile in ("local", "4g"):
@@ -198,6 +235,10 @@ def main() -> None:
         print(f"bot {bot:9s} p50 {figures['p50'] * 1000:.1f} µs  "
               f"p99 {figures['p99'] * 1000:.1f} µs  "
               f"({figures['decisions']} decisions)")
+    figures = results["hint_ms"]
+    print(f"hint p50 {figures['p50']:.0f} ms  p95 {figures['p95']:.0f} ms  "
+          f"max {figures['max']:.0f} ms  ({figures['hints']} hints; deals per hint: median "
+          f"{figures['samples_median']}, min {figures['samples_min']})")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
 

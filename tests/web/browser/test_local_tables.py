@@ -96,7 +96,9 @@ def _play_round(page: Any, reload_after: int | None = None,
         if decisions == reload_after:
             before = _snapshot(page)
             page.reload()
-            page.wait_for_function("(v) => document.body.dataset.version === v",
+            page.wait_for_function("(v) => document.body.dataset.version === v"
+                                   " && document.body.dataset.acting !== undefined"
+                                   " && !document.getElementById('game').hidden",
                                    arg=before["version"])
             wait_for_turn_or_end(page)
             assert _snapshot(page) == before
@@ -212,3 +214,23 @@ def test_a_table_open_in_two_tabs_plays_in_the_first_only(new_context: Any,
         take_one_decision(page)
         assert int(version(page)) > int(before)
         assert second.evaluate("document.body.dataset.version") in (None, "")
+
+
+def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    build_static(Settings().static_dir, site)
+    with static_host(site) as base:
+        page = new_context().new_page()
+        page.add_init_script("window.trashBotDelay = 0;")
+        page.goto(f"{base}/")
+        page.wait_for_selector("#seat-rows li")
+        page.check("#on-device")
+        _create_on_device(page, [("me", None), ("bot", "greedy")])
+        assert wait_for_turn_or_end(page) == "act"
+        legal = page.evaluate("document.querySelectorAll('#game .legal').length")
+        page.click("#hint-button")
+        page.wait_for_selector("#hint-panel:not([hidden]) .hint-table")
+        rows = page.locator("#hint-panel .hint-table tbody tr")
+        assert rows.count() >= 1
+        assert rows.count() <= max(legal, 1) + 1  # the call is a button too
+        assert "Computed on this device" in page.inner_text("#hint-panel caption")

@@ -7,6 +7,7 @@
 import * as engine from "./engine.js";
 import { decide } from "./bots.js";
 import { getTable, putTable } from "./db.js";
+import { hint } from "./hint.js";
 
 export const LOCAL_PREFIX = "local-";
 /** The computer levels that run on this device (the expert searches on a server). */
@@ -106,7 +107,7 @@ export function tableInfo(table, state) {
       ...(s.kind === "bot" ? { bot: s.bot } : {}) })),
     version: table.moves.length, round_pause: 0, ready: [...table.ready],
     rematch: table.rematch, decks: engine.deckCount(rules, table.seats.length), party: null,
-    progress, hints: false, local: true,
+    progress, hints: true, local: true,
   };
 }
 
@@ -133,9 +134,10 @@ export function recordText(table, complete) {
 
 export class Host {
   /** @param {(msg: object) => void} post sends a frame to the page */
-  constructor(post, { botDelay = 500 } = {}) {
+  constructor(post, { botDelay = 500, hintBudget = 500 } = {}) {
     this.post = post;
     this.botDelay = botDelay;
+    this.hintBudget = hintBudget;
     this.table = null;
     this.state = null;
     this.moveEvents = [];  // the browser events of each move
@@ -258,9 +260,7 @@ export class Host {
       case "next_round": return this.nextRound(msg);
       case "rematch": return this.rematchTable(msg);
       case "history": this.sendHistory(Number(msg.before)); return undefined;
-      case "hint":
-        this.error("hints_off", "hints need a server: this table plays on this device");
-        return undefined;
+      case "hint": this.hintFor(msg); return undefined;
       default:
         this.error("unknown_type", "not a client message");
         return undefined;
@@ -321,6 +321,21 @@ export class Host {
       if (error instanceof engine.IllegalMove) this.error("illegal", error.message);
       else this.error("bad_action", String(error.message || error));
     }
+  }
+
+  /** A hint for the seat of `msg.token`, from its view only (local/hint.js). */
+  hintFor(msg) {
+    const seat = this.seatOf(msg.token);
+    const version = this.table.moves.length;
+    if (seat === null) { this.error("bad_token", "not a seat of this table"); return; }
+    if (msg.version !== version) { this.error("stale_version", "the table has moved on"); return; }
+    if (engine.toAct(this.state) !== seat) {
+      this.error("not_your_turn", "a hint is for the seat to act");
+      return;
+    }
+    const answer = hint(engine.view(this.state, seat), this.rules,
+      new engine.PyRandom(seedFromCrypto()), { budgetMs: this.hintBudget });
+    this.post({ type: "hint", version, seat, ...answer });
   }
 
   async nextRound(msg) {

@@ -4,10 +4,12 @@
 // here: the page gets views only.
 //
 // One worker at a time runs a table: it holds a Web Lock named after the table for its
-// life. Another tab of the same table gets the error `open_elsewhere` and plays nothing.
+// life. Another tab of the same table waits 3 s for it, then gets the error
+// `open_elsewhere` and plays nothing.
 
 import { Host } from "./host.js";
 
+const LOCK_WAIT_MS = 3000;
 let host = null;
 let ready = null;
 
@@ -21,16 +23,13 @@ function start(msg) {
     return "broken";
   });
   if (!self.navigator.locks) return opening();
+  // A reloaded page's old worker may still hold the lock for a moment: wait a little.
+  const signal = AbortSignal.timeout ? AbortSignal.timeout(LOCK_WAIT_MS) : undefined;
   return new Promise((resolve) => {
-    self.navigator.locks.request(`trash-local-${msg.tableId}`, { ifAvailable: true },
-      (lock) => {
-        if (!lock) {
-          resolve("elsewhere");
-          return undefined;
-        }
-        opening().then(resolve);
-        return new Promise(() => {});  // held until this worker ends
-      });
+    self.navigator.locks.request(`trash-local-${msg.tableId}`, { signal }, () => {
+      opening().then(resolve);
+      return new Promise(() => {});  // held until this worker ends
+    }).catch(() => resolve("elsewhere"));
   });
 }
 
