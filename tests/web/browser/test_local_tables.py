@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from browserkit import OVER, take_one_decision, version, wait_for_turn_or_end
-from test_offline import static_host
+from statichost import static_host
 
 from trashcards import view, view_json
 from trashcards.record import loads

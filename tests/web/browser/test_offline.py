@@ -4,20 +4,16 @@ and a new version replaces the old one whole."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
 import shutil
 import struct
-import threading
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from browserkit import serve
+from statichost import static_host
 
 from trashcards.web.offline import build_static
 from trashcards.web.settings import Settings
@@ -78,43 +74,6 @@ def test_after_one_visit_every_page_loads_with_the_network_off(new_context: Any,
     assert page.evaluate("getComputedStyle(document.body).backgroundImage") != "none"
     catalog = page.evaluate("fetch('/static/i18n/es.json').then(r => r.json())")
     assert catalog["offline.reload"] == "Recargar para actualizar"
-
-
-@contextmanager
-def static_host(root: Path) -> Iterator[str]:
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """A static host as GitHub Pages is: an unknown address answers 404 with 404.html."""
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def send_error(self, code: int, message: str | None = None,
-                   explain: str | None = None) -> None:
-        page = Path(self.directory) / "404.html"
-        if code != 404 or not page.is_file():
-            super().send_error(code, message, explain)
-            return
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-cache")
-        super().end_headers()
 
 
 def _mark(static: Path, build: str) -> None:
