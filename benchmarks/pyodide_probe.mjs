@@ -1,4 +1,9 @@
-// Pyodide probe: start-up, import of the core, replay of one record.
+// The rejected option of docs/offline.md, measured: Pyodide (npm `pyodide`) running the
+// project's Python core under Node: start-up, import of the core, one record replayed.
+// Pyodide is not a dependency of the project; to run this, in a scratch folder:
+//
+//     npm install pyodide@314.0.8 && cp PATH/TO/benchmarks/pyodide_probe.mjs . &&
+//     node pyodide_probe.mjs PATH/TO/src PATH/TO/tests/data/lastchance-calltrash-jokers-4p.trash.json
 import { loadPyodide } from "pyodide";
 import fs from "node:fs";
 import path from "node:path";
