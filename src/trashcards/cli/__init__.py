@@ -15,6 +15,8 @@ __all__ = ["main"]
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("trashcards.cli.play", "play", "Play Trash in the terminal against bots or hot-seat."),
     "serve": ("trashcards.cli.serve", "serve", "Serve the browser game (online tables, bots)."),
+    "build-static": ("trashcards.cli.static", "build_static_command", "Write the browser "
+                     "app as static files (installable, plays offline)."),
     "export": ("trashcards.cli.export", "export", "Save the game records of a server's "
                                                   "database as files."),
     "import": ("trashcards.cli.restore", "import_records", "Put exported game records back "

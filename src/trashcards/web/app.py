@@ -21,6 +21,8 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -31,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..ai.levels import LEVELS
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
+from . import offline
 from .advice import review_message, warm_up
 from .backends import open_storage
 from .connection import Close, Connection
@@ -125,6 +128,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return templates.TemplateResponse(request, name,
                                               headers={"Cache-Control": "no-cache"})
         return endpoint
+
+    async def service_worker(_request: Request) -> Response:
+        return Response(offline.service_worker(Path(settings.static_dir),
+                                               Path(settings.templates_dir)),
+                        media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+    async def web_manifest(_request: Request) -> Response:
+        return JSONResponse(offline.manifest(), media_type="application/manifest+json",
+                            headers={"Cache-Control": "no-cache"})
 
     async def create_table(request: Request) -> Response:
         _check_post(request, settings, guards.creates, "tables created")
@@ -230,7 +243,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/rules", page("rules.html")),
         Route("/review", page("review.html")),
         Route("/rules/{lang}", page("rules.html")),
+        # The pages again at the addresses the service worker caches them from.
+        *(Route(f"/pages/{name}", page(name)) for name in offline.PAGE_NAMES),
         Route("/healthz", healthz),
+        Route(offline.SW_PATH, service_worker),
+        Route(offline.MANIFEST_PATH, web_manifest),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{table_id}", get_table, methods=["GET"]),
@@ -246,9 +263,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False),
               name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        ProtocolError: protocol_error, ValidationError: validation_error,
-        StoreError: store_error})
+    # Pages of the allowed origins (a static copy of the app, docs/offline.md) read the
+    # API's answers: CORS for exactly those origins.
+    origins = [origin.strip().rstrip("/") for origin in settings.allowed_origins]
+    middleware = [Middleware(CORSMiddleware, allow_origins=origins,
+                             allow_methods=["GET", "POST"], allow_headers=["Content-Type"],
+                             expose_headers=["X-Trash-Record", "Retry-After"])
+                  ] if settings.allowed_origins else []
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                     exception_handlers={ProtocolError: protocol_error,
+                                         ValidationError: validation_error,
+                                         StoreError: store_error})
 
 
 async def _find(hub: Hub, table_id: str) -> Table:

@@ -1,6 +1,7 @@
 // The HTTP half of the protocol: small JSON helpers around fetch.
 
 import { paths } from "./config.js";
+import { localTableInfo } from "./local/tables.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -32,7 +33,7 @@ export const api = {
   createTable: (rules, seats, hints = null) =>
     request(paths.tables, { method: "POST", body: JSON.stringify({ rules, seats, hints }) }),
   openTables: async () => listOf(await request(paths.tables), "tables"),
-  table: (id) => request(paths.table(id)),
+  table: (id) => localTableInfo(id) ?? request(paths.table(id)),
   join: (id, name, seat) =>
     request(paths.join(id), {
       method: "POST",

@@ -1,28 +1,34 @@
 // Every server address the client uses, in one place (see docs/protocol.md).
 
+/** The game server: this page's own origin, or the address a static copy of the app was
+ *  given (`trashcards build-static --server URL` puts it in a meta tag of every page). */
+const server = (globalThis.document?.querySelector('meta[name="trash-server"]')?.content || "")
+  .replace(/\/+$/, "");
+
 export const paths = {
   catalog: (lang) => `/static/i18n/${lang}.json`,
   rulesFragment: (lang) => `/static/rules/${lang}.html`,
-  tables: "/api/tables",
-  table: (id) => `/api/tables/${encodeURIComponent(id)}`,
-  join: (id) => `/api/tables/${encodeURIComponent(id)}/join`,
-  record: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
-  presets: "/api/presets",
-  bots: "/api/bots",
-  levels: "/api/levels",
-  review: "/api/review",
+  tables: `${server}/api/tables`,
+  table: (id) => `${server}/api/tables/${encodeURIComponent(id)}`,
+  join: (id) => `${server}/api/tables/${encodeURIComponent(id)}/join`,
+  record: (id) => `${server}/api/tables/${encodeURIComponent(id)}/record`,
+  presets: `${server}/api/presets`,
+  bots: `${server}/api/bots`,
+  levels: `${server}/api/levels`,
+  review: `${server}/api/review`,
   reviewPage: (id) => `/review?table=${encodeURIComponent(id)}`,
   tablePage: (id) => `/t/${encodeURIComponent(id)}`,
   partyPage: (id) => `/p/${encodeURIComponent(id)}`,
   partyWatchPage: (id) => `/p/${encodeURIComponent(id)}?watch=1`,
-  parties: "/api/parties",
-  party: (id) => `/api/parties/${encodeURIComponent(id)}`,
+  parties: `${server}/api/parties`,
+  party: (id) => `${server}/api/parties/${encodeURIComponent(id)}`,
   /** The file name the server gives a record download (its Content-Disposition). */
   recordFile: (id) => `trash-${id}.trash.json`,
   watchPage: (id) => `/t/${encodeURIComponent(id)}?watch=1`,
   rulesPage: (lang) => `/rules/${lang}`,
   socket: (id) => {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/${encodeURIComponent(id)}`;
+    const where = server ? new URL(server) : location;
+    const scheme = where.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${where.host}/ws/${encodeURIComponent(id)}`;
   },
 };

@@ -5,6 +5,7 @@
 // page that was too slow or did not join in time reconnects at once.
 
 import { paths } from "./config.js";
+import { isLocalTable, LocalConnection } from "./local/transport.js";
 
 const PING_MS = 20000;
 const MAX_BACKOFF_MS = 8000;
@@ -26,6 +27,8 @@ export class Connection {
    *   one set aside: not tried again)
    */
   constructor(tableId, hooks) {
+    // A table "On this device" plays in a worker, over the same frames (docs/offline.md).
+    if (isLocalTable(tableId)) return new LocalConnection(tableId, hooks); // eslint-disable-line no-constructor-return
     this.tableId = tableId;
     this.hooks = hooks;
     this.socket = null;

@@ -130,6 +130,8 @@ export class HintPanel {
     table.className = "hint-table";
     const caption = document.createElement("caption");
     caption.textContent = t("hint.caption", { samples: message.samples });
+    // A hint computed on this device (docs/offline.md) has far fewer deals: say so.
+    if (message.engine === "local") caption.textContent += ` ${t("hint.local")}`;
     const head = document.createElement("tr");
     for (const key of ["hint.col_action", "hint.col_match", "hint.col_round", "hint.col_reason"]) {
       const th = document.createElement("th");

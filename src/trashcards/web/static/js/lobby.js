@@ -7,6 +7,7 @@ import {
   translatePage,
 } from "./i18n.js";
 import { api } from "./api.js";
+import { createLocalTable, LOCAL_LEVELS } from "./local/tables.js";
 import { paths } from "./config.js";
 import * as store from "./store.js";
 import { displayName, nameProblem } from "./names.js";
@@ -225,6 +226,10 @@ async function createTable(event) {
     return;
   }
   if (name) store.saveName(name);
+  if ($("on-device").checked) {
+    createOnDevice(seats, refuse);
+    return;
+  }
   try {
     if (seats.length > TABLE_SEATS) {
       const answer = await api.createParty(chosenRules(), seats, $("party-final").checked,
@@ -248,6 +253,27 @@ async function createTable(event) {
     location.assign(answer.invite || paths.tablePage(answer.table_id));
   } catch (error) {
     refuse(t("create.failed", { reason: errorText(error) }));
+  }
+}
+
+// -- on this device (docs/offline.md) -------------------------------------------------
+
+async function createOnDevice(seats, refuse) {
+  if (seats.some((s) => s.kind === "open") || seats.length > TABLE_SEATS) {
+    refuse(t("offline.no_open"));
+    return;
+  }
+  if (seats.some((s) => s.kind === "bot" && !LOCAL_LEVELS.includes(s.bot))) {
+    refuse(t("offline.no_expert"));
+    return;
+  }
+  try {
+    const answer = await createLocalTable(chosenRules(), seats);
+    store.addSeats(answer.table_id, answer.seats);
+    store.updateTable(answer.table_id, { created: Date.now() });
+    location.assign(answer.invite);
+  } catch (error) {
+    refuse(t("create.failed", { reason: error.message }));
   }
 }
 
@@ -486,6 +512,7 @@ async function main() {
   });
   $("create-form").addEventListener("submit", createTable);
   $("table-hints").addEventListener("change", () => { $("table-hints").dataset.chosen = "1"; });
+  if (!navigator.onLine) $("on-device").checked = true;
   $("link-form").addEventListener("submit", openLink);
 
   await loadServerLists();

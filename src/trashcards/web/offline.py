@@ -1,0 +1,155 @@
+"""The installable, offline app (docs/offline.md): the web app manifest, the service
+worker and the static build.
+
+The service worker is ``static/sw.js`` with two blanks filled here: the list of files of
+the app shell (every static file, and the pages rendered from ``templates/`` at
+``/pages/NAME.html``) and a version, the SHA-256 of all of them. Any change to any shell file
+changes the worker's text, so the browser installs the new version beside the old one
+into a cache of its own, and the page offers "reload to update"; until then every page
+is served from the old cache only, so no page mixes the two versions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any, Final
+
+import jinja2
+
+__all__ = ["MANIFEST_PATH", "PAGE_NAMES", "SW_PATH", "build_static", "manifest",
+           "render_pages", "service_worker", "shell_urls", "shell_version"]
+
+SW_PATH: Final = "/sw.js"
+MANIFEST_PATH: Final = "/manifest.webmanifest"
+#: The pages, each rendered from ``templates/NAME`` (which extends ``base.html``) and
+#: served, for the worker, at ``/pages/NAME``.
+PAGE_NAMES: Final = ("index.html", "table.html", "party.html", "rules.html", "review.html")
+#: The pages of the shell: the address (or, ending in ``/``, the addresses under it) and
+#: the rendered page that answers it. The worker answers every table, party and rules
+#: language address with the one page.
+PAGES: Final = {"/": "/pages/index.html", "/t/": "/pages/table.html",
+                "/p/": "/pages/party.html", "/rules": "/pages/rules.html",
+                "/rules/": "/pages/rules.html", "/review": "/pages/review.html"}
+_TEMPLATE: Final = "sw.js"  # in static/, not itself a shell file
+_SKIP: Final = frozenset({_TEMPLATE})
+
+
+def _static_files(static_dir: Path) -> list[Path]:
+    return sorted(p for p in static_dir.rglob("*")
+                  if p.is_file() and p.relative_to(static_dir).as_posix() not in _SKIP
+                  and not p.name.startswith("."))
+
+
+def render_pages(templates_dir: Path) -> dict[str, str]:
+    """Every page's HTML, by name (``index.html``…), rendered from its template as the
+    server renders it."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir), autoescape=True)
+    return {name: env.get_template(name).render() for name in PAGE_NAMES}
+
+
+def shell_urls(static_dir: Path) -> list[str]:
+    """Every address the worker caches: the manifest, the pages and every static file."""
+    files = [f"/static/{p.relative_to(static_dir).as_posix()}"
+             for p in _static_files(static_dir)]
+    return [MANIFEST_PATH, *(f"/pages/{name}" for name in PAGE_NAMES), *files]
+
+
+def shell_version(static_dir: Path, templates_dir: Path) -> str:
+    """The SHA-256 (first 16 hex digits) of every shell file's path and content (the
+    rendered pages among them), and of the worker's own template."""
+    digest = hashlib.sha256()
+    for path in [*_static_files(static_dir), static_dir / _TEMPLATE]:
+        digest.update(path.relative_to(static_dir).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    for name, text in render_pages(templates_dir).items():
+        digest.update(f"pages/{name}".encode())
+        digest.update(b"\0")
+        digest.update(text.encode())
+    digest.update(json.dumps(manifest(), sort_keys=True).encode())
+    return digest.hexdigest()[:16]
+
+
+def service_worker(static_dir: Path, templates_dir: Path, server: str = "") -> str:
+    """The worker's text: the template with the version and the shell's addresses
+    (``server``: the game server a static build was given, part of the version)."""
+    template = (static_dir / _TEMPLATE).read_text(encoding="utf-8")
+    version = shell_version(static_dir, templates_dir)
+    if server:
+        version = hashlib.sha256(f"{version} {server}".encode()).hexdigest()[:16]
+    return (template.replace('"__VERSION__"', json.dumps(version))
+            .replace('"__SHELL__"', json.dumps(shell_urls(static_dir)))
+            .replace('"__PAGES__"', json.dumps(PAGES)))
+
+
+def manifest() -> dict[str, Any]:
+    """The web app manifest."""
+    icons = [{"src": f"/static/icons/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png",
+              "purpose": "any"} for n in (192, 512)]
+    icons.append({"src": "/static/icons/maskable-512.png", "sizes": "512x512",
+                  "type": "image/png", "purpose": "maskable"})
+    return {
+        "name": "Trash — the card game",
+        "short_name": "Trash",
+        "description": "Trash (Garbage, Ten): play against the computer or at one device, "
+                       "online or offline.",
+        "id": "/",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#0f4a36",
+        "theme_color": "#0f4a36",
+        "icons": icons,
+    }
+
+
+def server_meta(server: str) -> str:
+    """The tag that gives a page its game server (``static/js/config.js`` reads it)."""
+    return f'<meta name="trash-server" content="{html.escape(server, quote=True)}">'
+
+
+def build_static(static_dir: Path, templates_dir: Path, out: Path,
+                 server: str = "") -> list[Path]:
+    """Write the whole app as static files into ``out`` (made if missing): the pages at
+    the addresses a static host serves (``index.html``, ``t/index.html``, ``rules/es/…``;
+    ``404.html`` is the table page, so a host that answers an unknown address with it
+    opens ``/t/ID`` on a first visit) and at ``pages/`` (the worker's copies),
+    ``static/``, the worker and the manifest. Returns
+    the files written. ``server`` is the address of a ``trashcards serve`` for online
+    tables (it must allow this host's origin: ``--allow-origin``); without it the pages
+    use their own origin."""
+    if server and not re.fullmatch(r"https?://[^\s/\"<>]+/?", server):
+        raise ValueError(f"--server must be an http(s) address like https://example.org:8000, "
+                         f"got {server!r}")
+    server = server.rstrip("/")
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / "static"
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(static_dir, target, ignore=shutil.ignore_patterns(_TEMPLATE, ".*"))
+    written = [p for p in target.rglob("*") if p.is_file()]
+    pages = {"index.html": "index.html", "t/index.html": "table.html",
+             "p/index.html": "party.html", "rules/index.html": "rules.html",
+             "review/index.html": "review.html", "404.html": "table.html",
+             **{f"pages/{name}": name for name in PAGE_NAMES}}
+    for lang in sorted(p.stem for p in (static_dir / "rules").glob("*.html")):
+        pages[f"rules/{lang}/index.html"] = "rules.html"
+    rendered = render_pages(templates_dir)
+    for name, source in pages.items():
+        path = out / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = rendered[source]
+        if server:  # every page (not the rules fragments under static/rules/)
+            text = text.replace("<head>", "<head>\n  " + server_meta(server), 1)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    for name, text in (("sw.js", service_worker(static_dir, templates_dir, server)),
+                       ("manifest.webmanifest", json.dumps(manifest(), indent=1))):
+        (out / name).write_text(text, encoding="utf-8")
+        written.append(out / name)
+    return written

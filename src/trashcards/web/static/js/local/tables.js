@@ -1,0 +1,23 @@
+// The page's side of the tables "On this device" (docs/offline.md): making one (the
+// lobby) and reading its public info (the lobby's "Your tables", the table page).
+
+import { getTable } from "./db.js";
+import { LOCAL_PREFIX, createLocalTable } from "./host.js";
+
+export { createLocalTable, LOCAL_PREFIX };
+export { LOCAL_LEVELS } from "./host.js";
+
+/** The table info of a local table (a promise), as GET /api/tables/{id} answers; an
+ *  error with status 404 when this browser does not hold it; null for a server table. */
+export function localTableInfo(id) {
+  if (!String(id).startsWith(LOCAL_PREFIX)) return null;
+  return getTable(id).then((table) => {
+    if (!table) {
+      const error = new Error("there is no such table on this device");
+      error.status = 404;
+      error.body = { error: "no_table" };
+      throw error;
+    }
+    return table.info;
+  });
+}

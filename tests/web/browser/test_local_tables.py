@@ -1,0 +1,236 @@
+"""Tables "On this device" in a real browser (docs/offline.md): after one visit, with the
+network off, a match against the computer and a hot-seat round play in a Web Worker over
+the same frames as the server; a reload mid-turn comes back at the same position; the
+downloaded record is a trash/1 record the Python engine replays; and every frame the page
+receives is exactly the Python core's view of that version and the events of its moves
+(nothing hidden reaches the page)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from browserkit import OVER, take_one_decision, version, wait_for_turn_or_end
+from statichost import static_host
+
+from trashcards import view, view_json
+from trashcards.record import loads
+from trashcards.state import new_match
+from trashcards.web.eventjson import events_text
+from trashcards.web.offline import build_static
+from trashcards.web.settings import Settings
+
+COLLECT = """
+window.addEventListener("trash-local-frame", (event) => {
+  window.keepFrame(JSON.stringify(event.detail));
+});
+window.trashBotDelay = 0;
+"""
+
+
+def _open_offline(new_context: Any, server: str) -> tuple[Any, Any, list[dict[str, Any]]]:
+    context = new_context(accept_downloads=True)
+    frames: list[dict[str, Any]] = []
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.expose_function("keepFrame", lambda text: frames.append(json.loads(text)))
+    page.add_init_script(COLLECT)
+    page.goto(f"{server}/")
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#seat-rows li")
+    page.errors = errors
+    return context, page, frames
+
+
+def _create_on_device(page: Any, seats: list[tuple[str, str | None]],
+                      rounds: int = 1) -> str:
+    page.fill("#my-name", "Ana")
+    page.select_option("#preset", "kids")
+    page.select_option("#rounds", str(rounds))
+    rows = page.locator("#seat-rows li")
+    for index, (kind, _extra) in enumerate(seats):
+        if kind != "me":
+            rows.nth(index).locator(".seat-kind").select_option(kind)
+    for index, (kind, extra) in enumerate(seats):
+        row = rows.nth(index)
+        row.locator(".seat-kind").select_option(kind)
+        if kind == "bot" and extra:
+            row.locator(".seat-bot").select_option(extra)
+        if kind == "hotseat" and extra:
+            row.locator(".seat-name").fill(extra)
+    assert page.is_checked("#on-device")  # offline: on this device by default
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url("**/t/local-**")
+    return str(page.url)
+
+
+def _snapshot(page: Any) -> dict[str, Any]:
+    return page.evaluate("""() => ({
+        version: document.body.dataset.version, phase: document.body.dataset.phase,
+        boards: [...document.querySelectorAll('#game .board')].map((b) =>
+            [...b.querySelectorAll('.slot:not(.gone)')].map((s) => s.getAttribute('aria-label'))),
+        pile: document.querySelector('.pile.discard')?.getAttribute('aria-label') || null})""")
+
+
+def _play_round(page: Any, reload_after: int | None = None,
+                tmp_path: Path | None = None) -> list[Path]:
+    """Click through this device's decisions until the round ends; after ``reload_after``
+    decisions reload mid-turn, check the same position comes back and download the
+    record there. Returns the records downloaded mid-round."""
+    decisions = 0
+    downloads: list[Path] = []
+    for _ in range(600):
+        state = wait_for_turn_or_end(page)
+        if state in OVER:
+            return downloads
+        if state == "pass":
+            page.click("#pass-button")
+            continue
+        if decisions == reload_after:
+            before = _snapshot(page)
+            page.reload()
+            page.wait_for_function("(v) => document.body.dataset.version === v"
+                                   " && document.body.dataset.acting !== undefined"
+                                   " && !document.getElementById('game').hidden",
+                                   arg=before["version"])
+            wait_for_turn_or_end(page)
+            assert _snapshot(page) == before
+            if tmp_path is not None:
+                downloads.append(_download(page, tmp_path, "mid-round.trash.json"))
+        take_one_decision(page)
+        decisions += 1
+    raise AssertionError("the round did not end")
+
+
+def _download(page: Any, tmp_path: Path, name: str) -> Path:
+    with page.expect_download() as info:
+        page.click("#download")
+    path = tmp_path / name
+    info.value.save_as(path)
+    return path
+
+
+def _check_frames(frames: list[dict[str, Any]], record_path: Path) -> int:
+    """Every state and events frame is the Python view of its version (and its events
+    are the Python events of its moves); returns how many frames were checked."""
+    record = loads(record_path.read_text(encoding="utf-8"))
+    states = [new_match(record.rules, record.players)]
+    texts = []
+    for state, events in record.steps():
+        states.append(state)
+        texts.append("[" + events_text(events, state) + "]")
+    checked = 0
+    for frame in frames:
+        if frame["type"] not in ("state", "events"):
+            assert frame["type"] in ("joined", "history", "table", "error", "pong"), frame
+            assert "stock" not in json.dumps(frame.get("table", {}))
+            continue
+        at = frame["version"]
+        assert at < len(states), "a frame after the record's end"
+        assert frame["state"] == view_json(view(states[at], frame["seat"])), at
+        if frame["type"] == "events":
+            want = [e for t in texts[frame["from_version"]:at] for e in json.loads(t)]
+            assert frame["events"] == want
+        checked += 1
+    return checked
+
+
+def test_offline_a_match_against_the_computer_and_a_hot_seat_round(
+        new_context: Any, server: str, tmp_path: Path) -> None:
+    _context, page, frames = _open_offline(new_context, server)
+
+    _create_on_device(page, [("me", None), ("bot", "greedy")])
+    [mid_round] = _play_round(page, reload_after=2, tmp_path=tmp_path)
+    # While the match goes on the record stops before the current round's deck, as the
+    # server's download does (the deck would show the face-down cards).
+    partial = loads(mid_round.read_text(encoding="utf-8"))
+    assert [str(entry) for entry in partial.moves] == [str(partial.moves[0])]
+    assert str(partial.moves[0]).startswith("dealer ")
+    assert page.evaluate("document.body.dataset.phase") == "match_over"
+    vs_computer = _download(page, tmp_path, "computer.trash.json")
+    record = loads(vs_computer.read_text(encoding="utf-8"))
+    assert record.players == ("Ana", "bot:greedy")
+    assert record.replay().match_winner is not None
+    assert len(record.moves) == int(version(page))
+    assert _check_frames(frames, vs_computer) >= 3
+    done = subprocess.run([sys.executable, "-m", "trashcards", "replay", str(vs_computer)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+    # A rematch is a new table on this device, the same seats, this browser's tokens.
+    first_table = page.url
+    page.click("#play-again")
+    page.wait_for_url(lambda url: "/t/local-" in url and url != first_table)
+    page.wait_for_function("Number(document.body.dataset.version) >= 2")
+    assert page.evaluate("document.body.dataset.seats") == "0"
+
+    frames.clear()
+    page.goto(page.url.split("/t/")[0] + "/")
+    page.wait_for_selector("#seat-rows li")
+    _create_on_device(page, [("me", None), ("hotseat", "Bo")])
+    _play_round(page, reload_after=3)
+    assert page.evaluate("document.body.dataset.phase") == "match_over"
+    hot_seat = _download(page, tmp_path, "hotseat.trash.json")
+    record = loads(hot_seat.read_text(encoding="utf-8"))
+    assert record.players == ("Ana", "Bo")
+    assert record.replay().match_winner is not None
+    assert _check_frames(frames, hot_seat) >= 3
+    assert any(frame["type"] == "joined" and frame["seats"] == [0, 1] for frame in frames)
+
+    # "Your tables" lists both, with where they stand.
+    page.goto(page.url.split("/t/")[0] + "/")
+    page.wait_for_selector("#mine-list li")
+    texts = page.locator("#mine-list li").all_inner_texts()
+    assert len(texts) == 3  # the match, its rematch and the hot-seat match
+    assert all("Ana" in text or "you" in text.lower() for text in texts), texts
+    assert page.errors == []
+
+
+def test_a_table_open_in_two_tabs_plays_in_the_first_only(new_context: Any,
+                                                          tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    build_static(Settings().static_dir, Settings().templates_dir, site)
+    with static_host(site) as base:
+        context = new_context()
+        page = context.new_page()
+        page.goto(f"{base}/")
+        page.wait_for_selector("#seat-rows li")
+        page.check("#on-device")
+        url = _create_on_device(page, [("me", None), ("hotseat", "Bo")])
+        if wait_for_turn_or_end(page) == "pass":
+            page.click("#pass-button")
+        second = context.new_page()
+        second.goto(url)
+        second.wait_for_selector("#error:not([hidden])")
+        assert "another tab" in second.inner_text("#error")
+        before = version(page)
+        take_one_decision(page)
+        assert int(version(page)) > int(before)
+        assert second.evaluate("document.body.dataset.version") in (None, "")
+
+
+def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    build_static(Settings().static_dir, Settings().templates_dir, site)
+    with static_host(site) as base:
+        page = new_context().new_page()
+        page.add_init_script("window.trashBotDelay = 0;")
+        page.goto(f"{base}/")
+        page.wait_for_selector("#seat-rows li")
+        page.check("#on-device")
+        _create_on_device(page, [("me", None), ("bot", "greedy")])
+        assert wait_for_turn_or_end(page) == "act"
+        legal = page.evaluate("document.querySelectorAll('#game .legal').length")
+        page.click("#hint-button")
+        page.wait_for_selector("#hint-panel:not([hidden]) .hint-table")
+        rows = page.locator("#hint-panel .hint-table tbody tr")
+        assert rows.count() >= 1
+        assert rows.count() <= max(legal, 1) + 1  # the call is a button too
+        assert "Computed on this device" in page.inner_text("#hint-panel caption")

@@ -1,0 +1,176 @@
+"""The installable app in a real browser (docs/offline.md): the manifest is valid, the
+service worker controls the page, the pages load with the network off after one visit,
+and a new version replaces the old one whole."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import struct
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from browserkit import serve
+from statichost import static_host
+
+from trashcards.web.offline import build_static
+from trashcards.web.settings import Settings
+
+CONTROLLED = "navigator.serviceWorker.controller !== null"
+
+
+def _wait_controlled(page: Any) -> None:
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_function(CONTROLLED)
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_the_manifest_is_valid_and_its_icons_are_the_sizes_it_says(server: str) -> None:
+    with urllib.request.urlopen(f"{server}/manifest.webmanifest") as response:
+        assert response.headers["Content-Type"].startswith("application/manifest+json")
+        manifest = json.loads(response.read())
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/"
+    assert manifest["name"]
+    assert manifest["short_name"]
+    assert manifest["theme_color"].startswith("#")
+    assert manifest["background_color"].startswith("#")
+    sizes = set()
+    for icon in manifest["icons"]:
+        with urllib.request.urlopen(server + icon["src"]) as response:
+            width, height = _png_size(response.read())
+        assert f"{width}x{height}" == icon["sizes"]
+        sizes.add(icon["sizes"])
+    assert {"192x192", "512x512"} <= sizes
+    assert any(icon["purpose"] == "maskable" for icon in manifest["icons"])
+
+
+def test_after_one_visit_every_page_loads_with_the_network_off(new_context: Any,
+                                                               server: str) -> None:
+    context = new_context()
+    page = context.new_page()
+    page.goto(f"{server}/")
+    _wait_controlled(page)
+    assert page.evaluate("document.querySelector('link[rel=manifest]').href") \
+        == f"{server}/manifest.webmanifest"
+    context.set_offline(True)
+    page.reload()
+    assert page.evaluate(CONTROLLED)
+    page.wait_for_selector("text=Play Trash")
+    for path, needle in (("/t/some-table", "#download"), ("/rules/es", "body"),
+                         ("/review", "#record-file"), ("/p/some-party", "body")):
+        page.goto(f"{server}{path}")
+        page.wait_for_selector(needle, state="attached")
+        assert page.evaluate(CONTROLLED), path
+    # The styles and the catalogs come from the cache too.
+    page.goto(f"{server}/rules/es")
+    assert page.evaluate("getComputedStyle(document.body).backgroundImage") != "none"
+    catalog = page.evaluate("fetch('/static/i18n/es.json').then(r => r.json())")
+    assert catalog["offline.reload"] == "Recargar para actualizar"
+
+
+def _mark(static: Path, templates: Path, build: str) -> None:
+    """Stamp a build letter into the pages' template, a script and a style."""
+    base = templates / "base.html"
+    text = re.sub(r'<meta name="build"[^>]*>', "", base.read_text(encoding="utf-8"))
+    base.write_text(text.replace("</head>", f'<meta name="build" content="{build}"></head>'),
+                    encoding="utf-8")
+    for name, line in (("js/config.js", f'\nglobalThis.trashBuild = "{build}";\n'),
+                       ("css/app.css", f"\n/* build {build} */\n")):
+        path = static / name
+        path.write_text(path.read_text(encoding="utf-8").split("\n/* build ")[0]
+                        .split('\nglobalThis.trashBuild')[0] + line, encoding="utf-8")
+
+
+def _builds_seen(page: Any) -> tuple[str, str, str]:
+    return (page.evaluate("document.querySelector('meta[name=build]').content"),
+            page.evaluate("globalThis.trashBuild"),
+            page.evaluate("fetch('/static/css/app.css').then(r => r.text())"
+                          ".then(t => t.match(/build (\\w)/)[1])"))
+
+
+def test_a_new_version_replaces_the_old_whole_after_reload_to_update(
+        new_context: Any, tmp_path: Path) -> None:
+    static, templates = tmp_path / "source", tmp_path / "templates"
+    shutil.copytree(Settings().static_dir, static)
+    shutil.copytree(Settings().templates_dir, templates)
+    site = tmp_path / "site"
+    _mark(static, templates, "A")
+    build_static(static, templates, site)
+    with static_host(site) as base:
+        context = new_context()
+        page = context.new_page()
+        page.goto(f"{base}/")
+        _wait_controlled(page)
+        page.reload()
+        assert _builds_seen(page) == ("A", "A", "A")
+        _mark(static, templates, "B")
+        build_static(static, templates, site)  # the host now serves version B
+        page.reload()
+        page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        page.wait_for_selector("#pwa-reload")
+        # Version B is installed and waits: this page is still wholly A.
+        assert _builds_seen(page) == ("A", "A", "A")
+        second = context.new_page()
+        second.goto(f"{base}/")
+        assert _builds_seen(second) == ("A", "A", "A")
+        second.close()
+        with page.expect_navigation():
+            page.click("#pwa-reload")
+        page.wait_for_function(CONTROLLED)
+        assert _builds_seen(page) == ("B", "B", "B")
+        caches = page.evaluate("caches.keys()")
+        assert len([key for key in caches if key.startswith("trash-shell-")]) == 1
+        context.set_offline(True)
+        page.reload()
+        assert _builds_seen(page) == ("B", "B", "B")
+
+
+def test_the_static_build_plays_a_table_on_this_device_with_no_python_server(
+        new_context: Any, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    build_static(Settings().static_dir, Settings().templates_dir, site)
+    with static_host(site) as base:
+        context = new_context()
+        page = context.new_page()
+        page.add_init_script("window.trashBotDelay = 0;")
+        page.goto(f"{base}/")  # a first visit: the table page comes as the host's 404.html
+        page.wait_for_selector("#seat-rows li")
+        page.check("#on-device")
+        page.click("#create-form button[type=submit]")
+        page.wait_for_url("**/t/local-**")
+        page.wait_for_function("document.body.dataset.acting === '0'")
+        assert page.locator("button.pile.stock.legal").count() == 1
+        page.goto(f"{base}/rules/nl")
+        page.wait_for_function("document.getElementById('rules-text').textContent.length > 200")
+        assert page.evaluate("document.documentElement.lang") == "nl"
+
+
+def test_the_static_build_given_a_server_plays_online_tables_there(
+        new_context: Any, tmp_path: Path) -> None:
+    with serve(tmp_path / "tables.sqlite3", options=["--allow-origin", "*"]) as game_server:
+        site = tmp_path / "site"
+        build_static(Settings().static_dir, Settings().templates_dir, site, game_server)
+        with static_host(site) as base:
+            page = new_context().new_page()
+            page.goto(f"{base}/")
+            page.wait_for_selector("#seat-rows li")
+            assert not page.is_checked("#on-device")
+            page.fill("#my-name", "Ana")
+            page.click("#create-form button[type=submit]")
+            page.wait_for_url(f"{base}/t/**")
+            table_id = page.url.rsplit("/", 1)[1]
+            assert not table_id.startswith("local-")
+            page.wait_for_function("document.body.dataset.version > '1'")
+            info = json.loads(urllib.request.urlopen(
+                f"{game_server}/api/tables/{table_id}").read())
+            assert info["seats"][0]["name"] == "Ana"
+            assert info["status"] == "playing"
+            assert page.evaluate("document.body.dataset.version") == str(info["version"])

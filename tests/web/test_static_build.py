@@ -1,0 +1,90 @@
+"""The offline app's server side (trashcards.web.offline): the worker's version follows
+every shell file, the worker lists them all, and the static build writes the whole app."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from trashcards.web.offline import manifest, service_worker, shell_urls, shell_version
+from trashcards.web.settings import Settings
+
+STATIC = Settings().static_dir
+TEMPLATES = Settings().templates_dir
+
+
+def test_the_worker_lists_every_static_file_and_the_pages() -> None:
+    worker = service_worker(STATIC, TEMPLATES)
+    urls = shell_urls(STATIC)
+    for url in ("/pages/table.html", "/static/js/table.js", "/static/i18n/vi.json",
+                "/static/icons/icon-512.png", "/static/css/app.css", "/manifest.webmanifest"):
+        assert url in urls
+    assert "/static/sw.js" not in urls
+    assert json.dumps(urls) in worker
+    assert "__VERSION__" not in worker
+    assert "__SHELL__" not in worker
+    assert json.dumps(shell_version(STATIC, TEMPLATES)) in worker
+
+
+def test_the_version_changes_with_any_shell_file(tmp_path: Path) -> None:
+    static, templates = tmp_path / "static", tmp_path / "templates"
+    shutil.copytree(STATIC, static)
+    shutil.copytree(TEMPLATES, templates)
+    before = shell_version(static, templates)
+    assert shell_version(static, templates) == before
+    (static / "i18n" / "nl.json").write_text("{}", encoding="utf-8")
+    after = shell_version(static, templates)
+    assert after != before
+    (static / "sw.js").write_text((static / "sw.js").read_text() + "\n// changed\n")
+    changed = shell_version(static, templates)
+    assert changed != after
+    base = templates / "base.html"
+    base.write_text(base.read_text().replace("</head>", "<!-- changed --></head>"))
+    assert shell_version(static, templates) != changed
+
+
+def test_the_manifest_is_standalone_with_icons() -> None:
+    data = manifest()
+    assert data["display"] == "standalone"
+    assert data["start_url"] == "/"
+    for icon in data["icons"]:
+        assert (STATIC / icon["src"].removeprefix("/static/")).is_file()
+
+
+def test_build_static_writes_the_pages_worker_and_manifest(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "trashcards", "build-static", str(out)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "wrote" in done.stdout
+    for name in ("index.html", "t/index.html", "rules/index.html", "review/index.html",
+                 "sw.js", "manifest.webmanifest", "static/js/table.js",
+                 "static/i18n/en.json", "static/icons/icon-192.png"):
+        assert (out / name).is_file(), name
+    assert not (out / "static" / "sw.js").exists()
+    assert (out / "sw.js").read_text() == service_worker(STATIC, TEMPLATES)
+    assert json.loads((out / "manifest.webmanifest").read_text()) == manifest()
+
+
+def test_build_static_with_a_server_tells_every_page_and_refuses_a_bad_address(
+        tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "trashcards", "build-static", str(out),
+                           "--server", "https://trash.example.org:8000/"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    meta = '<meta name="trash-server" content="https://trash.example.org:8000">'
+    for page in ("index.html", "t/index.html", "404.html", "rules/es/index.html",
+                 "pages/table.html", "pages/index.html", "pages/review.html"):
+        assert meta in (out / page).read_text(encoding="utf-8"), page
+    assert meta not in (out / "static" / "rules" / "en.html").read_text(encoding="utf-8")
+    assert (out / "sw.js").read_text() != service_worker(STATIC, TEMPLATES)
+    bad = subprocess.run([sys.executable, "-m", "trashcards", "build-static",
+                          str(tmp_path / "other"), "--server", "trash.example.org"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 1
+    assert "--server must be an http(s) address" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
