@@ -160,11 +160,12 @@ def addressed(app: Any) -> Any:
 @contextmanager
 def server(db: Path, bot_delay: float = 0.0, *options: str
            ) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """``trashcards serve`` on a free port (with ``options``); yields the process and its
-    base URL."""
+    """``trashcards serve`` on a free port (with ``options``, chance seeded by
+    ``--test-seed 1``); yields the process and its base URL."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "trashcards", "serve", "--port", "0", "--db", str(db),
-         "--bot-delay", str(bot_delay), "--round-pause", "3600", *options],
+         "--bot-delay", str(bot_delay), "--round-pause", "3600", "--test-seed", "1",
+         *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:

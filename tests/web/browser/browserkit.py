@@ -30,12 +30,20 @@ CLICK_ORDER = ("button.action-swap", "button.slot.legal", "button.pile.discard.l
 OVER = ("round_over", "match_over")
 
 
-class ServerProcess:
-    """``trashcards serve`` as a subprocess on the database ``db``: bots act at once and
-    the next round waits for the players' "next round"."""
+#: The seed of the test servers' shuffles and bots (``serve --test-seed``): every game a
+#: browser test plays is the same on every run.
+SEED = 1
 
-    def __init__(self, db: Path, bot_delay: float = 0.0, options: Sequence[str] = ()) -> None:
+
+class ServerProcess:
+    """``trashcards serve`` as a subprocess on the database ``db``: bots act at once, the
+    next round waits for the players' "next round", and chance is seeded (``seed``; table
+    ids t0, t1, … in creation order)."""
+
+    def __init__(self, db: Path, bot_delay: float = 0.0, options: Sequence[str] = (),
+                 seed: int = SEED) -> None:
         self.db = db
+        self.seed = seed
         self.bot_delay = bot_delay
         self.options = tuple(options)  # more `trashcards serve` options (limits)
         self.port = 0
@@ -47,7 +55,7 @@ class ServerProcess:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "trashcards", "serve", "--port", str(self.port),
              "--db", str(self.db), "--bot-delay", str(self.bot_delay),
-             "--round-pause", "3600", *self.options],
+             "--round-pause", "3600", "--test-seed", str(self.seed), *self.options],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -79,10 +87,11 @@ class ServerProcess:
 
 
 @contextmanager
-def serve(db: Path, bot_delay: float = 0.0, options: Sequence[str] = ()) -> Iterator[str]:
-    """Run ``trashcards serve`` on a free port and the database ``db``; yields its base
-    URL and stops it afterwards."""
-    server = ServerProcess(db, bot_delay, options)
+def serve(db: Path, bot_delay: float = 0.0, options: Sequence[str] = (), seed: int = SEED
+          ) -> Iterator[str]:
+    """Run ``trashcards serve`` (seeded) on a free port and the database ``db``; yields its
+    base URL and stops it afterwards."""
+    server = ServerProcess(db, bot_delay, options, seed)
     try:
         yield server.start()
     finally:

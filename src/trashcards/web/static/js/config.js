@@ -10,6 +10,7 @@ export const paths = {
   presets: "/api/presets",
   bots: "/api/bots",
   levels: "/api/levels",
+  health: "/healthz",
   review: "/api/review",
   reviewPage: (id) => `/review?table=${encodeURIComponent(id)}`,
   tablePage: (id) => `/t/${encodeURIComponent(id)}`,
