@@ -22,9 +22,10 @@ import importlib
 import math
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,6 +195,26 @@ def play_counted(player: ChunkPlayer, rules: Rules, bots: Sequence[str], seed: i
     return stats
 
 
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back while pool workers may be started: a started worker
+    inherits the blocked signal, so one still starting never dies of it with a
+    traceback; here it is delivered as soon as the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _ignore_interrupts() -> None:
+    """Pool worker start: leave Ctrl-C (SIGINT) to the main process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _play_in_worker(engine: str, rules: Rules, bots: tuple[str, ...], seed: int,
                     chunk: Chunk, records: Path | None) -> SimStats:
     """Process-pool task: play one chunk (module level so that it pickles)."""
@@ -336,13 +357,20 @@ class Runner:
                       progress: Progress | None) -> Iterator[tuple[Chunk, SimStats]]:
         if self._pool is None:
             # spawn, not fork: the caller may be running threads (a progress bar's).
+            # Ctrl-C reaches the whole process group: the main process stops the run, the
+            # workers ignore it (else each prints a KeyboardInterrupt traceback).
             self._pool = ProcessPoolExecutor(self._worker_count(),
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_ignore_interrupts)
         pool = self._pool
+
+        def submit(chunk: Chunk) -> Future[SimStats]:
+            with _interrupts_held():  # a worker may be started here
+                return pool.submit(_play_in_worker, self.engine, rules, bots, seed, chunk,
+                                   records)
+
         yield from in_flight(
-            chunks, 2 * self._worker_count(),
-            submit=lambda chunk: pool.submit(_play_in_worker, self.engine, rules, bots, seed,
-                                             chunk, records),
+            chunks, 2 * self._worker_count(), submit=submit,
             wait_any=lambda futures: wait(futures, return_when=FIRST_COMPLETED)[0],
             result=lambda future: future.result(),
             progress=progress)
