@@ -38,5 +38,8 @@ def bots() -> None:
 def presets() -> None:
     """List the presets and variants with the rules they set."""
     for name in PRESETS:
-        example = "first-to-5" if name == "first-to-N" else name
-        click.echo(f"{name:15} {Rules.preset_named(example).describe()}")
+        if name == "first-to-N":  # N is a board size: the first down to N slots wins
+            click.echo(f"{name:15} the first player down to a board of N slots wins "
+                       f"(N = 1…9), e.g. {Rules.preset_named('first-to-3').describe()}")
+            continue
+        click.echo(f"{name:15} {Rules.preset_named(name).describe()}")
