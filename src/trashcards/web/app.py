@@ -74,7 +74,7 @@ _MAX_ID = 64
 
 class WarmUp:
     """The AI's warm-up (:func:`~trashcards.web.advice.warm_up`: on a first start, numba
-    compiles the fast kernel, which takes about half a minute) in a thread of its own, so
+    compiles the fast kernel, half a minute or more) in a thread of its own, so
     that the server answers at once. Until it is done, hints, win chances and expert bots
     wait for it (the kernel's first calls wait for its compilation); ``/healthz`` says
     ``"ai": "warming_up"`` and the table page shows a note."""
@@ -95,7 +95,7 @@ class WarmUp:
     def _run(self) -> None:
         start = time.monotonic()
         warm_log.info("warming up the AI: hints, win chances and expert bots wait until it "
-                      "is ready (a first start compiles the fast engine: about half a minute)")
+                      "is ready (a first start compiles the fast engine: half a minute or more)")
         try:
             self.engine = warm_up()
         except Exception:  # the AI's own errors show where it is used; never kill the start
