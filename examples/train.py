@@ -9,11 +9,14 @@ the learning curve (also after updates 1, 2, 4, 8, …), the policy plays
 sampled (seeded), the same deals every time; the win rates come with Wilson 95 %
 intervals. Before and after training it is also evaluated taking its most likely action.
 
-Outputs, in ``--out-dir`` (``docs`` by default): ``envs-learning-curve.png`` and
-``envs-training.json`` (every figure, the settings and the time taken).
+``--steps N`` trains exactly N agent steps (N a multiple of ``--num-envs``: each step
+moves every table): updates of ``--rollout`` steps per table, the last one shorter if
+need be. Outputs, in ``--out-dir`` (``train-output`` by default, never a tracked file
+unless asked): ``envs-learning-curve.png`` and ``envs-training.json`` (every figure, the
+settings and the time taken). ``--out-dir docs`` refreshes the project's own figures.
 
-    python examples/train.py                        # the full run
-    python examples/train.py --steps 4096 --eval-matches 64 --out-dir /some/dir  # a smoke
+    python examples/train.py --out-dir docs         # the full run, into docs/
+    python examples/train.py --steps 4096 --eval-matches 64   # a smoke, into train-output/
 """
 
 from __future__ import annotations
@@ -100,9 +103,10 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
                          autoreset_mode=AutoresetMode.SAME_STEP)
     agent = Agent(args.hidden)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
-    n, t_len = args.num_envs, args.rollout
-    batch = n * t_len
-    updates = max(1, args.steps // batch)
+    n = args.num_envs
+    table_steps = args.steps // n  # each step moves every table
+    t_len = min(args.rollout, table_steps)
+    updates = -(-table_steps // t_len)  # the last one takes what is left
     obs_buf = torch.zeros((t_len, n, OBS))
     mask_buf = torch.zeros((t_len, n, ACTIONS), dtype=torch.bool)
     act_buf = torch.zeros((t_len, n), dtype=torch.long)
@@ -126,7 +130,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     with Progress(*columns, transient=True) as progress:
         task = progress.add_task("train", total=updates)
         for update in range(1, updates + 1):
-            for t in range(t_len):
+            length = min(t_len, table_steps - (update - 1) * t_len)
+            batch = n * length
+            for t in range(length):
                 with torch.no_grad():
                     logits, value = agent.logits(obs, mask)
                 dist: Any = torch.distributions.Categorical(logits=logits)  # untyped
@@ -143,17 +149,17 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
                 _, next_value = agent.logits(obs, mask)
             advantages = torch.zeros_like(rew_buf)
             last = torch.zeros(n)
-            for t in reversed(range(t_len)):
-                following = next_value if t == t_len - 1 else val_buf[t + 1]
+            for t in reversed(range(length)):
+                following = next_value if t == length - 1 else val_buf[t + 1]
                 alive = 1.0 - done_buf[t]
                 delta = rew_buf[t] + args.gamma * following * alive - val_buf[t]
                 last = delta + args.gamma * args.gae_lambda * alive * last
                 advantages[t] = last
             returns = advantages + val_buf
-            flat = [x.reshape(batch, *x.shape[2:]) for x in
+            flat = [x[:length].reshape(batch, *x.shape[2:]) for x in
                     (obs_buf, mask_buf, act_buf, logp_buf, advantages, returns)]
             b_obs, b_mask, b_act, b_logp, b_adv, b_ret = flat
-            size = batch // args.minibatches
+            size = max(1, batch // args.minibatches)
             for _epoch in range(args.epochs):
                 order = torch.randperm(batch)
                 for start in range(0, batch, size):
@@ -242,11 +248,15 @@ def main() -> None:
     parser.add_argument("--minibatches", type=int, default=4, help="minibatches per pass")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--seed", type=int, default=0, help="seed of torch and the tables")
-    parser.add_argument("--out-dir", type=Path, default=Path("docs"),
-                        help="where the PNG and the JSON go")
+    parser.add_argument("--out-dir", type=Path, default=Path("train-output"),
+                        help="where the PNG and the JSON go (default: train-output; "
+                             "--out-dir docs refreshes the project's figures)")
     args = parser.parse_args()
     if args.steps < 1 or args.eval_matches < 1 or args.num_envs < 1:
         parser.error("--steps, --eval-matches and --num-envs must be at least 1")
+    if args.steps % args.num_envs or args.rollout < 1:
+        parser.error(f"--steps must be a multiple of --num-envs ({args.num_envs}): each step "
+                     "moves every table; --rollout at least 1")
     args.out_dir.mkdir(parents=True, exist_ok=True)
     result = train(args)
     (args.out_dir / "envs-training.json").write_text(json.dumps(result, indent=1) + "\n")

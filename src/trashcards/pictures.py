@@ -96,7 +96,7 @@ def _player_title(view: View, seat: int, note: str = "") -> Text:
         title.append(" · dealer")
     if view.to_act == seat:
         title.append("  ◀ to act", style="bold green")
-    if view.seat == seat:
+    if view.seat == seat and player.name.casefold() != "you":  # not "You … (you)"
         title.append("  (you)", style="cyan")
     return title
 

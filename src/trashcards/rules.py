@@ -1,13 +1,15 @@
 """The `Rules` value, its presets and variants (RULES.md §9 and §11).
 
 Every rule is a field of one frozen :class:`Rules`; presets are named field values in a
-registry with aliases, and variants combine by setting fields. Nothing outside this
+registry (exact names only: an unknown name is refused, never guessed), and variants
+combine by setting fields. Nothing outside this
 module asks which preset is in force.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -67,7 +69,8 @@ class Rules:
 
     @classmethod
     def preset_named(cls, name: str) -> Rules:
-        """The rules of a preset or variant by name or alias (``first-to-5``, ``kings``…)."""
+        """The rules of a preset or variant by its name (``kings-wild``, ``first-to-5``…;
+        any case); an unknown name raises :class:`RulesError` with the list."""
         canonical = _canonical_preset(name)
         return cls(preset=canonical, **_preset_fields(canonical))
 
@@ -111,7 +114,9 @@ class Rules:
         """One line for people, e.g. ``standard: J wild, boards of 10, first to 10 rounds``.
 
         A preset changed by other fields says so and names them (``kids (changed:
-        start_size): J wild, boards of 10, …``): it is no longer the plain preset."""
+        start_size): J wild, boards of 10, …``): it is no longer the plain preset. A field
+        set to what the preset already means (``rounds_to_win`` equal to the board size
+        where the preset plays to the board size) is no change."""
         wild = "/".join(self.wild_ranks) or "no face card"
         parts = [f"{wild} wild", f"boards of {self.start_size}",
                  f"first to {self.target_rounds} round{'s' if self.target_rounds > 1 else ''}"]
@@ -123,7 +128,11 @@ class Rules:
             parts.append('call "Trash!"')
         if self.last_chance:
             parts.append("last chance")
-        changed = [name for name in self.to_dict() if name != "preset"]
+        base = Rules.preset_named(self.preset)
+        # rounds_to_win = start_size is what the preset's "none" means: not a change
+        changed = [name for name in self.to_dict() if name != "preset" and not (
+            name == "rounds_to_win" and base.rounds_to_win is None
+            and self.rounds_to_win == self.start_size)]
         label = f"{self.preset} (changed: {', '.join(changed)})" if changed else self.preset
         return f"{label}: " + ", ".join(parts)
 
@@ -193,12 +202,6 @@ _PRESETS: Final[dict[str, dict[str, Any]]] = {
 }
 PRESETS: Final = (*_PRESETS, "first-to-N")
 
-_ALIASES: Final = {
-    "default": "standard", "garbage": "standard", "ten": "standard", "trash": "standard",
-    "jacks-wild": "standard", "kings": "kings-wild", "kings-wild-classic": "classic",
-    "all-wild": "all-faces-wild", "faces-wild": "all-faces-wild", "joker": "jokers",
-    "call": "call-trash", "kid": "kids", "quick": "kids", "last": "last-chance",
-}
 _FIRST_TO: Final = re.compile(r"first-to-([0-9]+)")
 
 
@@ -208,8 +211,7 @@ def preset_names() -> tuple[str, ...]:
 
 
 def _canonical_preset(name: str) -> str:
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
-    key = _ALIASES.get(key, key)
+    key = name.strip().lower()
     if key in _PRESETS:
         return key
     match = _FIRST_TO.fullmatch(key)
@@ -220,7 +222,9 @@ def _canonical_preset(name: str) -> str:
         raise RulesError("preset", f"{brief(name)}: write first-to-N with N a number of "
                                    "slots from 1 to 9, e.g. first-to-5 (the first player "
                                    "down to a board of 5 slots wins)")
-    raise RulesError("preset", f"unknown preset {brief(name)}; the presets are "
+    close = difflib.get_close_matches(key, _PRESETS, n=1, cutoff=0.6)
+    guess = f" (did you mean {close[0]}?)" if close else ""
+    raise RulesError("preset", f"unknown preset {brief(name)}{guess}; the presets are "
                                f"{', '.join(PRESETS)} (first-to-N: write e.g. first-to-5)")
 
 

@@ -54,8 +54,9 @@ def test_hint_for_people_names_the_player_and_gives_reasons() -> None:
 
 
 @pytest.mark.parametrize(("args", "stdin", "status", "message"), [
-    ([str(GAME)], None, 2, "no decision is due after move 192 (the match is over)"),
-    ([str(GAME), "--upto", "1"], None, 2, "a chance move is due"),
+    ([str(GAME)], None, 2,
+     "no decision is due after the first 192 of 192 moves (the match is over)"),
+    ([str(GAME), "--upto", "1"], None, 2, "after the first 1 of 192 moves (a chance move is due"),
     (["-"], "not json", 2, "not JSON"),
     (["missing.trash.json"], None, 2, "cannot read"),
     (["-"], json.dumps({"format": "trash/1", "players": ["A", "B"],

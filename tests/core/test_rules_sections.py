@@ -576,3 +576,33 @@ def test_5_4_a_stuck_round_ends_with_no_winner_instead_of_reshuffling_for_ever()
     assert event_names(events) == ["round_void"]
     alive = position(boards, discard="As 2s Td Qd Kd", rules=rules)  # Td fits both boards
     assert play(alive, "stock").phase is Phase.CHANCE
+
+
+@pytest.mark.parametrize(("name", "guess"), [
+    ("kid", "kids"), ("joker", "jokers"), ("kings_wild", "kings-wild"), ("kings", None),
+    ("garbage", None), ("first_to_5", None)])
+def test_11_an_unknown_preset_is_refused_with_the_list_never_taken_for_another(
+        name: str, guess: str | None) -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.preset_named(name)
+    text = str(info.value)
+    assert f"unknown preset {name!r}" in text or "first-to-N" in text
+    assert "the presets are standard, classic, kings-wild" in text
+    assert (f"did you mean {guess}?" in text) == (guess is not None)
+
+
+def test_11_preset_names_are_exact_but_not_case_sensitive() -> None:
+    assert Rules.preset_named(" Kings-Wild ").preset == "kings-wild"
+    assert Rules.preset_named("FIRST-TO-5").preset == "first-to-5"
+
+
+@pytest.mark.parametrize(("data", "label"), [
+    ({"preset": "standard", "rounds_to_win": 10}, "standard: "),
+    ({"preset": "kids", "rounds_to_win": 5}, "kids: "),
+    ({"preset": "kids", "start_size": 10, "rounds_to_win": 10}, "kids (changed: start_size): "),
+    ({"preset": "standard", "rounds_to_win": 9}, "standard (changed: rounds_to_win): "),
+    ({"preset": "classic", "rounds_to_win": 10}, "classic (changed: rounds_to_win): "),
+])
+def test_11_a_setting_equal_to_what_the_preset_means_is_not_a_change(
+        data: dict[str, object], label: str) -> None:
+    assert Rules.from_dict(data).describe().startswith(label)

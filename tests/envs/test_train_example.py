@@ -48,3 +48,24 @@ def test_bad_budgets_are_refused_clearly() -> None:
     assert out.returncode == 2
     assert "must be at least 1" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_steps_are_exact_and_the_default_output_is_no_tracked_file(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--steps", "768", "--num-envs", "16", "--rollout",
+         "32", "--eval-matches", "8", "--eval-every", "1", "--preset", "kids"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        env={**os.environ, "COLUMNS": "100"}, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads((tmp_path / "train-output" / "envs-training.json").read_text())
+    assert result["steps"] == 768  # 32 steps of 16 tables, then the 16 left
+    assert [point["steps"] for point in result["curve"]] == [0, 512, 768]
+    assert (tmp_path / "train-output" / "envs-learning-curve.png").is_file()
+
+
+def test_steps_that_are_not_whole_steps_of_every_table_are_refused() -> None:
+    out = subprocess.run([sys.executable, str(SCRIPT), "--steps", "1000", "--num-envs", "16"],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert out.returncode == 2
+    assert "--steps must be a multiple of --num-envs (16)" in out.stderr
+    assert "Traceback" not in out.stderr

@@ -220,7 +220,8 @@ async def test_hints_open_at_every_decision_with_the_win_chances_and_o_hides_the
         await pilot.press("o")
         assert not chances.display
         await pilot.press("h")  # h closes the hint of this decision
-        assert "Hints come at your turn" in hint_text_of(app)
+        assert "h shows the hint for this decision" in hint_text_of(app)
+        assert "Hints come at your turn" not in hint_text_of(app)  # it is our turn
         await pilot.press("o")
         assert chances.display
 

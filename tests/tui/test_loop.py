@@ -81,7 +81,7 @@ def test_help_shows_the_keys_then_asks_again():
     assert g.run() is Outcome.FINISHED
     text = text_of(g)
     assert "Keys" in text
-    assert "put the wild card in hand on that face-down slot (0 = slot 10)" in text
+    assert "put the wild in hand on that face-down slot (0 = slot 10)" in text
     assert g.reader.prompts == ["Ana> ", "Ana> "]  # type: ignore[attr-defined]
 
 

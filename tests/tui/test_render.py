@@ -109,7 +109,7 @@ def test_the_menu_lists_the_legal_actions_with_their_keys():
     view = new_match().view(None)
     assert view.legal == (STOCK,)
     assert render(menu_text(view)).splitlines() == [
-        "[s] draw from the stock", "[h] hint  [q] quit (saves)  [?] help"]
+        "[s] draw from the stock", "[h] hint  [o] chances  [q] quit (saves)  [?] help"]
 
 
 def test_the_menu_groups_the_wild_slots_and_names_the_swap():

@@ -158,9 +158,11 @@ def addressed(app: Any) -> Any:
 @contextmanager
 def server(db: Path, bot_delay: float = 0.0, *options: str
            ) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """``trashcards serve`` on a free port (with ``options``); yields the process and its
-    base URL; killed afterwards (:func:`servetools.running`)."""
-    with running(db, ("--bot-delay", str(bot_delay), "--round-pause", "3600", *options)
+    """``trashcards serve`` on a free port (with ``options``, chance seeded by
+    ``--test-seed 1``); yields the process and its base URL; killed afterwards
+    (:func:`servetools.running`)."""
+    with running(db, ("--bot-delay", str(bot_delay), "--round-pause", "3600", "--test-seed", "1",
+                           *options)
                  ) as (proc, url):
         yield proc, url
 

@@ -1,11 +1,16 @@
 """The ``trashcards`` command line. Each command lives in its own module of this package
 and is imported only when it runs, so ``trashcards --help`` stays fast and a command's
-dependencies (rich, the web server, numba) load only for that command."""
+dependencies (rich, the web server, numba) load only for that command.
+
+Every command ends the same way on Ctrl-C (one line, exit status 130, the shell's
+convention) and on a missing optional dependency (one line naming it and the extra that
+installs it, exit status 1): never with a traceback."""
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+import sys
+from typing import Any, NoReturn
 
 import click
 
@@ -34,8 +39,58 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: The extra of pyproject.toml that installs each optional top-level module.
+EXTRAS: dict[str, str] = {
+    **dict.fromkeys(("numba", "numpy", "matplotlib", "ray", "llvmlite"), "sim"),
+    **dict.fromkeys(("starlette", "uvicorn", "websockets", "pydantic", "platformdirs",
+                     "httpx", "psycopg", "psycopg_pool"), "web"),
+    **dict.fromkeys(("gymnasium", "pettingzoo", "pyspiel", "open_spiel"), "envs"),
+    **dict.fromkeys(("torch", "sb3_contrib", "stable_baselines3"), "train"),
+}
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
+
+
+def missing_dependency(exc: ImportError) -> str:
+    """One line for an optional dependency that is not installed: what is missing and
+    the extra that installs it (or the error's own words when they already say so)."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if "pip install" in text:
+        return text
+    top = (exc.name or "").split(".")[0]
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return f"{text} (a broken installation? pip install --force-reinstall trashcards)"
+    return f"{top} is not installed: pip install 'trashcards[{extra}]'"
+
+
+def _stop(ctx: click.Context, line: str, status: int) -> NoReturn:
+    command = ctx.meta.get("trashcards.command")
+    click.echo(f"trashcards {command}: {line}" if command else f"trashcards: {line}", err=True)
+    sys.exit(status)
+
+
 class LazyGroup(click.Group):
-    """A group whose commands are imported on first use."""
+    """A group whose commands are imported on first use; Ctrl-C and a missing optional
+    dependency end any command with one line (see the module)."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        ctx.meta["trashcards.command"] = name
+        return name, command, rest
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            _stop(ctx, "interrupted", INTERRUPTED)
+        except click.exceptions.Abort as exc:  # click's prompts turn Ctrl-C into Abort
+            if isinstance(exc.__context__, KeyboardInterrupt | EOFError):
+                _stop(ctx, "interrupted", INTERRUPTED)
+            raise
+        except ImportError as exc:
+            _stop(ctx, missing_dependency(exc), 1)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)

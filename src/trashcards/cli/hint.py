@@ -42,7 +42,8 @@ def hint_command(file: str, upto: int | None, as_json: bool, samples: int, seed:
     state = record.replay(upto)
     applied = len(record.moves) if upto is None else min(upto, len(record.moves))
     if state.to_act is None:
-        fail(f"no decision is due after move {applied} ({_why(state.phase.value)})")
+        fail(f"no decision is due after the first {applied} of {len(record.moves)} moves "
+             f"({_why(state.phase.value)})")
     result = hint(view(state, state.to_act), samples, seed, engine)  # type: ignore[arg-type]
     if as_json:
         click.echo(json.dumps(result.to_json()))

@@ -62,8 +62,9 @@ _RULES_HELP = ("Change a rule field, e.g. --rules call_trash=true wild_ranks=K,Q
                "(fields: decks, jokers_per_deck, wild_ranks, start_size, rounds_to_win, "
                "call_trash, last_chance); more FIELD=VALUE words may follow one --rules.")
 _PRESET_HELP = ("Rules preset or variant: standard, classic, kings-wild, all-faces-wild, "
-                "jokers, call-trash, kids, last-chance, or first-to-N with N = 1…9 "
-                "(e.g. first-to-5).")
+                "jokers, call-trash, kids, last-chance, or first-to-N: the first player "
+                "down to a board of N slots wins, N = 1…9 (N is a board size, not rounds: "
+                "first-to-3 = 7 rounds won).")
 
 
 def rules_options(func: F) -> F:

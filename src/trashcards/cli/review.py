@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from itertools import pairwise
 from pathlib import Path
 
@@ -39,6 +40,7 @@ def review_command(file: str, as_json: bool, plot: Path | None, samples: int, se
     """
     record = read_record(file)
     if plot is not None:
+        _check_plot_path(plot)
         _check_plot_deps()
     from rich.console import Console
     from rich.progress import (
@@ -70,6 +72,20 @@ def review_command(file: str, as_json: bool, plot: Path | None, samples: int, se
         _print_review(result)
         if plot is not None:
             click.echo(f"wrote {plot}")
+
+
+def _check_plot_path(plot: Path) -> None:
+    """Refuse, before the review runs, a --plot whose folder is missing, is a file or
+    cannot be written (no folder is made), or a --plot that is a folder."""
+    folder = plot.parent
+    if not folder.exists():
+        fail(f"--plot: the folder {folder} does not exist")
+    if not folder.is_dir():
+        fail(f"--plot: {folder} is a file, not a folder")
+    if plot.is_dir():
+        fail(f"--plot: {plot} is a folder, not a file")
+    if not os.access(folder, os.W_OK):
+        fail(f"--plot: cannot write into the folder {folder}")
 
 
 def _check_plot_deps() -> None:

@@ -94,12 +94,15 @@ _DEFAULT = _settings_defaults()
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               help="Also let pages of ORIGIN (https://example.org) use the server; "
                    "repeatable; '*' allows any. The server's own pages always may.")
+@click.option("--test-seed", type=int, default=None, hidden=True,
+              help="Tests only: seed every shuffle and bot, table ids t0, t1, … (anyone "
+                   "knowing the seed knows every stock; one process only).")
 def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_delay: float,
           round_pause: float, create_rate: float, join_rate: float, max_connections: int,
           join_timeout: float, message_rate: float, max_message: int, max_frame: int,
           max_body: int, max_queue_bytes: int, waiting_ttl: float, retention: float,
           ai_workers: int, hint_rate: float, review_rate: float,
-          allow_origins: tuple[str, ...]) -> None:
+          allow_origins: tuple[str, ...], test_seed: int | None) -> None:
     """Serve the browser game (online tables, bots, hot-seat) and print the URL to open.
 
     Every limit has a sensible default; docs/protocol.md ("Limits") explains each.
@@ -108,6 +111,7 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
         import uvicorn
 
         from ..web import Settings, create_app, default_db_path
+        from ..web.settings import seeded_sources
         from ..web.storage import is_postgres
         from ..web.store import StoreError
         from ..web.workers import ENVIRONMENT, settings_text
@@ -116,6 +120,7 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
             f"the web server needs the web extra: pip install 'trashcards[web]' ({exc})"
         ) from None
     logging.basicConfig(level=logging.WARNING, format="trashcards serve: %(message)s")
+    logging.getLogger("trashcards.web.app.warmup").setLevel(logging.INFO)  # "warming up …"
     db_path: Path | str = default_db_path() if db is None else db
     if not is_postgres(db_path):
         db_path = Path(db_path)
@@ -134,7 +139,10 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
         "waiting_ttl": waiting_ttl * 3600, "retention": retention * 86400,
         "allowed_origins": allow_origins, "ai_workers": ai_workers, "hint_rate": hint_rate,
         "hint_burst": max(1, round(2 * hint_rate)), "review_rate": review_rate}
-    settings = Settings(**values)
+    if test_seed is not None and workers > 1:
+        raise click.ClickException("--test-seed runs one process only (not with --workers)")
+    seeded = {} if test_seed is None else seeded_sources(test_seed)
+    settings = Settings(**values, **seeded)
     if check:
         sys.exit(asyncio.run(_check(settings)))
     try:  # fail early, with a clear message, if the database cannot be used

@@ -27,9 +27,10 @@ from ..rules import Rules
 from ..sim.runner import BACKENDS, ENGINES, Runner
 from ..simulation import SimStats
 from .options import rules_options
+from .records import fail
 
-__all__ = ["COMPILE_NOTICE", "engine_options", "make_runner", "simulate", "summary_json",
-           "warm_up"]
+__all__ = ["COMPILE_NOTICE", "engine_for_bots", "engine_options", "make_runner",
+           "reference_only", "simulate", "summary_json", "warm_up"]
 
 #: Said when the fast engine takes more than a second to start (numba compiling it).
 COMPILE_NOTICE = "compiling the fast engine (once, about 15 s)…"
@@ -89,6 +90,34 @@ def warm_up(runner: Runner, console: Console, traced: bool = False) -> None:
         timer.cancel()
 
 
+def reference_only(bots: list[str]) -> list[str]:
+    """The bots among ``bots`` that the fast kernel does not have (they play on the
+    reference engine only), in order, once each; none when the kernel is not installed."""
+    try:
+        from ..sim.tables import BOT_CODES
+    except ImportError:  # no fast engine at all: the runner says so and uses the reference
+        return []
+    return [name for name in dict.fromkeys(bots) if name not in BOT_CODES]
+
+
+def engine_for_bots(bots: list[str], engine: str | None, console: Console) -> str | None:
+    """The engine for a run of ``bots``: a bot the fast kernel lacks (``expert``,
+    ``lowwild``, ``endblind``) switches the default engine to the reference one, with one
+    line saying so; ``--engine fast`` with such a bot is refused in one line."""
+    slow = reference_only(bots)
+    if not slow:
+        return engine
+    which = ", ".join(slow)
+    if engine == "fast":
+        fail(f"--engine fast has no bot {which}: use --engine reference (or leave "
+             "--engine out)")
+    if engine is None:
+        plays = "plays" if len(slow) == 1 else "play"
+        console.print(f"note: {which} {plays} on the reference engine only: using it "
+                      "(slower than the fast engine)", markup=False, soft_wrap=True)
+    return "reference"
+
+
 def _bot_list(_ctx: click.Context, _param: click.Parameter, value: str) -> list[str]:
     names = [name.strip().lower() for name in value.split(",") if name.strip()]
     unknown = [name for name in names if name not in BOTS]
@@ -118,7 +147,9 @@ def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Pa
     confidence interval), the first player's edge, rounds per match and turns per round.
 
     Uses the fast engine when the sim extra is installed, and every core; --backend ray
-    spreads the matches over a Ray cluster with the same totals.
+    spreads the matches over a Ray cluster with the same totals. A bot only the reference
+    engine has (expert, lowwild, endblind; see `trashcards bots`) makes it use the
+    reference engine, and says so.
     """
     try:
         rules.check_players(len(bots))
@@ -127,6 +158,7 @@ def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Pa
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     console = Console(stderr=True)
+    engine = engine_for_bots(bots, engine, console)
     with make_runner(engine, backend, ray_address, workers, console) as runner:
         warm_up(runner, console, traced=records is not None)
         with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),

@@ -22,9 +22,11 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -119,6 +121,26 @@ def plan_chunks(matches: int, chunk_size: int, batches: int = 1) -> Iterator[Chu
     for batch, (first, count) in enumerate(batch_bounds(matches, batches)):
         for start in range(first, first + count, chunk_size):
             yield Chunk(batch, start, min(chunk_size, first + count - start))
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back while pool workers may be started: a started worker
+    inherits the blocked signal, so one still starting never dies of it with a
+    traceback; here it is delivered as soon as the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _ignore_interrupts() -> None:
+    """Pool worker start: leave Ctrl-C (SIGINT) to the main process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play_in_worker(engine: str, rules: Rules, bots: tuple[str, ...], seed: int,
@@ -235,14 +257,21 @@ class Runner:
                       progress: Progress | None) -> Iterator[tuple[Chunk, SimStats]]:
         if self._pool is None:
             # spawn, not fork: the caller may be running threads (a progress bar's).
+            # Ctrl-C reaches the whole process group: the main process stops the run, the
+            # workers ignore it (else each prints a KeyboardInterrupt traceback).
             self._pool = ProcessPoolExecutor(self._worker_count(),
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_ignore_interrupts)
         pool = self._pool
         modules = bot_modules(bots)
+
+        def submit(chunk: Chunk) -> Future[SimStats]:
+            with _interrupts_held():  # a worker may be started here
+                return pool.submit(_play_in_worker, self.engine, rules, bots, seed, chunk,
+                                   records, modules)
+
         yield from in_flight(
-            chunks, 2 * self._worker_count(),
-            submit=lambda chunk: pool.submit(_play_in_worker, self.engine, rules, bots, seed,
-                                             chunk, records, modules),
+            chunks, 2 * self._worker_count(), submit=submit,
             wait_any=lambda futures: wait(futures, return_when=FIRST_COMPLETED)[0],
             result=lambda future: future.result(),
             progress=progress)

@@ -213,12 +213,13 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         table = Text()
         rows = [*KEY_HELP, ("← → ↑ ↓", "point at a slot (or the stock and the pile)"),
-                ("Enter", "play what the arrows point at; skips an animation"),
+                ("Enter", "play what the arrows point at; skip an animation"),
                 ("mouse", "click a slot, the stock, the pile or an action"),
                 ("Ctrl-C", "leave at once (the match is saved)")]
         for key, meaning in rows:
             table.append(f"{key:>8}  ", style="bold")
             table.append(f"{meaning}\n")
+        table.rstrip()
         with Vertical(id="help-box"):
             yield Static(Text("Keys", style="bold"))
             yield Static(table)
@@ -367,8 +368,8 @@ class TrashApp(App[Outcome]):
                 scene.slots[seat], view.rules, big=self._big,
                 cursor=cursor_slot if mine else None, touched=touched))
             title = Text(names[seat], style="bold")
-            if seat == self.game.viewer:
-                title.append(" (you)")
+            if seat == self.game.viewer and names[seat].casefold() != "you":
+                title.append(" (you)")  # not "You (you)" for the default name
             title.append(f" · {scene.rounds_won[seat]}/{target} won")
             if seat == scene.dealer:
                 title.append(" · dealer")
@@ -456,6 +457,7 @@ class TrashApp(App[Outcome]):
         elif self.waiting_for in ("next round", "leave"):
             what = "deal the next round" if self.waiting_for == "next round" else "leave"
             parts.append(entry("Enter", what, "app.pick"))
+        parts.append(entry("o", "chances", "app.chances"))
         parts.append(entry("q", "quit", "app.quit_asked"))
         parts.append(entry("?", "help", "app.help"))
         return Text("  ").join(parts)
@@ -472,8 +474,10 @@ class TrashApp(App[Outcome]):
             return
         hint = self.table.query_one("#hint", Static)
         view = self._advice_for
-        if not self.hint_open or self._deciding is None or view is None:
+        if self._deciding is None or view is None:
             hint.update(Text("Hints come at your turn (h hides or shows them).", style="dim"))
+        elif not self.hint_open:
+            hint.update(Text("h shows the hint for this decision.", style="dim"))
         elif self._hint_problem is not None:
             hint.update(Text(f"No hint: {self._hint_problem}", style="yellow"))
         elif self.advice is None or self.advice.hint.to_act != self._deciding:
@@ -677,8 +681,9 @@ class TrashApp(App[Outcome]):
         if self.waiting_for in ("next round", "leave"):
             self._say("press Enter to go on (q quits)")
         elif view.to_act is not None and self.waiting_for != "pass":
-            name = self.game.names[view.to_act]
-            self._say(f"wait: it is {name}'s turn")
+            whose = ("your" if view.to_act == self.game.viewer
+                     else f"{self.game.names[view.to_act]}'s")
+            self._say(f"wait: it is {whose} turn")
 
     def action_choose(self, key: str) -> None:
         view = self._deciding_view()

@@ -47,15 +47,16 @@ _COMMANDS: Final = {"q": Command.QUIT, "quit": Command.QUIT, "exit": Command.QUI
                     "hint": Command.HINT, "o": Command.CHANCES, "chances": Command.CHANCES}
 
 #: The key table shown by ``?`` (key, meaning).
+#: Each meaning fits one line of the full-screen help at 80 columns.
 KEY_HELP: Final = (
     ("s", "draw the top card of the stock"),
-    ("d", "take the top card of the discard pile (only when you can play it)"),
-    ("1-9, 0", "put the wild card in hand on that face-down slot (0 = slot 10)"),
-    ("w", "swap: the card in hand takes its slot, the wild there comes back to hand"),
-    ("t", "trash the card in hand: discard it and end your turn"),
-    ("c", 'call "Trash!" (only with the call-trash rule)'),
-    ("h", "hint: the best move, every move's chance of winning, and why"),
-    ("o", "show or hide every player's chance of winning the match"),
+    ("d", "take the top discard (only when you can play it)"),
+    ("1-9, 0", "put the wild in hand on that face-down slot (0 = slot 10)"),
+    ("w", "swap: the card in hand takes its slot, the wild comes back"),
+    ("t", "trash the card in hand: discard it, end your turn"),
+    ("c", 'call "Trash!" (the call-trash rule only)'),
+    ("h", "hint: the best move, every move's chance, and why"),
+    ("o", "show or hide everyone's chance of winning the match"),
     ("q", "quit: the match is saved and can be resumed"),
     ("?", "this help"),
 )

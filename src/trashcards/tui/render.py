@@ -91,11 +91,12 @@ def action_entries(view: View) -> list[tuple[str, str]]:
 
 
 def menu_text(view: View) -> Text:
-    """The legal actions of the seat to act, each with its key, then hint, quit and help."""
+    """The legal actions of the seat to act, each with its key, then hint, chances, quit
+    and help."""
     lines = [Text.assemble((f"[{keys}]", "bold"), f" {label}")
              for keys, label in action_entries(view)]
-    lines.append(Text.assemble(("[h]", "bold"), " hint  ", ("[q]", "bold"), " quit (saves)  ",
-                               ("[?]", "bold"), " help"))
+    lines.append(Text.assemble(("[h]", "bold"), " hint  ", ("[o]", "bold"), " chances  ",
+                               ("[q]", "bold"), " quit (saves)  ", ("[?]", "bold"), " help"))
     return Text("\n").join(lines)
 
 
@@ -167,8 +168,10 @@ def help_panel() -> Table:
 def scoreboard(view: View) -> Table:
     """Between rounds: each player's rounds won and the size of their next board."""
     table = Table(title=f"After round {view.round}", title_justify="left")
-    table.add_column("player")
-    table.add_column("rounds won", justify="right")
+    # names whole (never "bot:expe…"), short number columns: it fits the log's half of 80
+    table.add_column("player", no_wrap=True,
+                     min_width=max(len(player.name) for player in view.players))
+    table.add_column("won", justify="right", no_wrap=True)
     table.add_column("next board", justify="right")
     for seat, player in enumerate(view.players):
         won = Text(str(player.rounds_won))

@@ -13,6 +13,8 @@ import contextlib
 import gc
 import logging
 import math
+import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +60,8 @@ from .table import Table
 __all__ = ["create_app", "origin_allowed"]
 
 log = logging.getLogger(__name__)
+#: The warm-up's two lines ("warming up …", "ready …"): ``trashcards serve`` shows them.
+warm_log = logging.getLogger(f"{__name__}.warmup")
 
 #: HTTP status of each error code; any other code is 400.
 _STATUS = {"no_table": 404, "no_party": 404, "quarantined": 410, "seat_taken": 409,
@@ -70,6 +74,41 @@ NO_JOIN = Close(4400, "no join in time: join right after connecting")
 TOO_MANY = Close(4429, "too many connections from your address")
 #: Longest table id looked up (ids are 11 characters).
 _MAX_ID = 64
+
+
+class WarmUp:
+    """The AI's warm-up (:func:`~trashcards.web.advice.warm_up`: on a first start, numba
+    compiles the fast kernel, half a minute or more) in a thread of its own, so
+    that the server answers at once. Until it is done, hints, win chances and expert bots
+    wait for it (the kernel's first calls wait for its compilation); ``/healthz`` says
+    ``"ai": "warming_up"`` and the table page shows a note."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        #: the engine the AI runs on ("fast" or "reference"), once done
+        self.engine: str | None = None
+        self.seconds: float | None = None
+
+    @property
+    def state(self) -> str:
+        return "ready" if self.done.is_set() else "warming_up"
+
+    def start(self) -> None:
+        threading.Thread(target=self._run, name="trashcards-warm-up", daemon=True).start()
+
+    def _run(self) -> None:
+        start = time.monotonic()
+        warm_log.info("warming up the AI: hints, win chances and expert bots wait until it "
+                      "is ready (a first start compiles the fast engine: half a minute or more)")
+        try:
+            self.engine = warm_up()
+        except Exception:  # the AI's own errors show where it is used; never kill the start
+            log.exception("the AI's warm-up failed")
+        finally:
+            self.seconds = time.monotonic() - start
+            self.done.set()
+        warm_log.info("the AI is ready (%s engine, warmed up in %.1f s)",
+                      self.engine or "no", self.seconds)
 
 
 @dataclass
@@ -96,6 +135,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     holder: dict[str, Hub] = {}
     parties: dict[str, Parties] = {}
     guards = _Guards.of(settings)
+    warm = WarmUp()
 
     def hub() -> Hub:
         return holder["hub"]
@@ -107,8 +147,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             holder["hub"] = Hub(settings, store)
             parties["parties"] = Parties(holder["hub"])
-            engine = await holder["hub"].advisor.run(warm_up, required=True)
-            log.info("hints and win chances are computed with the %s engine", engine)
+            warm.start()  # in the background: the server answers at once
             await holder["hub"].resume()
             holder["hub"].start_sweeping()
             gc.freeze()  # what start-up made lives as long as the server: never scan it
@@ -207,7 +246,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         the_hub = hub()
         store = the_hub.store
         ok = not store.shared or await store.healthy()
-        body = {"ok": ok, "process": store.process_id,
+        body = {"ok": ok, "process": store.process_id, "ai": warm.state,
                 "tables_owned": sum(t.owned for t in the_hub.tables.values()),
                 "tables_followed": sum(not t.owned for t in the_hub.tables.values())}
         return JSONResponse(body, status_code=200 if ok else 503)

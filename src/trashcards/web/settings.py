@@ -9,18 +9,20 @@ inject seeded, fake or failing ones).
 
 from __future__ import annotations
 
+import itertools
 import random
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
 from .store import Store
 
-__all__ = ["Settings", "default_db_path"]
+__all__ = ["Settings", "default_db_path", "seeded_sources"]
 
 
 def default_db_path() -> Path:
@@ -34,6 +36,19 @@ def _system_random(_table_id: str) -> random.Random:
 
 def _new_id() -> str:
     return secrets.token_urlsafe(8)
+
+
+def seeded_sources(seed: int) -> dict[str, Any]:
+    """The fields of :class:`Settings` that make a server's play reproducible: table ids
+    ``t0``, ``t1``, … in creation order, and chance and bots seeded from ``seed`` and the
+    table id. For tests only (``trashcards serve --test-seed``, a hidden option): anyone
+    who knows the seed knows every stock."""
+    counter = itertools.count()
+    return {
+        "chance_rng": lambda table_id: random.Random(f"{seed}/{table_id}"),
+        "bot_rng": lambda table_id, seat: random.Random(f"{seed}/{table_id}/{seat}"),
+        "new_id": lambda: f"t{next(counter)}",
+    }
 
 
 @dataclass(frozen=True)

@@ -31,12 +31,20 @@ CLICK_ORDER = ("button.action-swap", "button.slot.legal", "button.pile.discard.l
 OVER = ("round_over", "match_over")
 
 
-class ServerProcess:
-    """``trashcards serve`` as a subprocess on the database ``db``: bots act at once and
-    the next round waits for the players' "next round"."""
+#: The seed of the test servers' shuffles and bots (``serve --test-seed``): every game a
+#: browser test plays is the same on every run.
+SEED = 1
 
-    def __init__(self, db: Path, bot_delay: float = 0.0, options: Sequence[str] = ()) -> None:
+
+class ServerProcess:
+    """``trashcards serve`` as a subprocess on the database ``db``: bots act at once, the
+    next round waits for the players' "next round", and chance is seeded (``seed``; table
+    ids t0, t1, … in creation order)."""
+
+    def __init__(self, db: Path, bot_delay: float = 0.0, options: Sequence[str] = (),
+                 seed: int = SEED) -> None:
         self.db = db
+        self.seed = seed
         self.bot_delay = bot_delay
         self.options = tuple(options)  # more `trashcards serve` options (limits)
         self.port = 0
@@ -46,7 +54,7 @@ class ServerProcess:
         """Start (on the port of the last start, if any); returns the base URL."""
         self.process, base = servetools.launch(
             self.db, ("--bot-delay", str(self.bot_delay), "--round-pause", "3600",
-                      *self.options), port=self.port)
+                      "--test-seed", str(self.seed), *self.options), port=self.port)
         self.port = servetools.port_of(base)
         servetools.wait_healthy(base, self.process, SERVER_START_S)
         return base
@@ -64,10 +72,11 @@ class ServerProcess:
 
 
 @contextmanager
-def serve(db: Path, bot_delay: float = 0.0, options: Sequence[str] = ()) -> Iterator[str]:
-    """Run ``trashcards serve`` on a free port and the database ``db``; yields its base
-    URL and stops it afterwards."""
-    server = ServerProcess(db, bot_delay, options)
+def serve(db: Path, bot_delay: float = 0.0, options: Sequence[str] = (), seed: int = SEED
+          ) -> Iterator[str]:
+    """Run ``trashcards serve`` (seeded) on a free port and the database ``db``; yields its
+    base URL and stops it afterwards."""
+    server = ServerProcess(db, bot_delay, options, seed)
     try:
         yield server.start()
     finally:

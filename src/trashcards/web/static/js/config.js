@@ -15,6 +15,7 @@ export const paths = {
   presets: `${server}/api/presets`,
   bots: `${server}/api/bots`,
   levels: `${server}/api/levels`,
+  health: `${server}/healthz`,
   review: `${server}/api/review`,
   reviewPage: (id) => `/review?table=${encodeURIComponent(id)}`,
   tablePage: (id) => `/t/${encodeURIComponent(id)}`,

@@ -59,6 +59,7 @@ const hint = new HintPanel($("hint-button"), $("hint-panel"), {
   send: (message) => connection.send(message),
   onChange: () => markSuggestion(),
 });
+let warming = false; // the server's AI warms up after a start (its /healthz says so)
 let chances = null; // the "chances" message the bar shows (or is to show)
 /** "chances" messages for versions the board does not show yet (its events are still
  *  playing): the bar follows the board, never runs ahead of it. */
@@ -588,6 +589,7 @@ function notesFor(state) {
 
 function renderNotes() {
   const notes = notesFor(app.shown);
+  if (warming) notes.unshift({ kind: "warmup", text: t("note.warming_up") });
   const list = $("notes");
   list.hidden = notes.length === 0;
   list.replaceChildren(...notes.map((note) => {
@@ -913,6 +915,24 @@ async function loadPresets() {
   } catch { /* the defaults do */ }
 }
 
+/** While the server's AI warms up after a start (`/healthz` says `"ai": "warming_up"`),
+ *  a note says that hints, win chances and the expert computer wait for it. */
+async function watchWarmUp() {
+  for (;;) {
+    let ai = null;
+    try {
+      const response = await fetch(paths.health, { cache: "no-store" });
+      ai = (await response.json()).ai;
+    } catch {
+      ai = null; // no answer: say nothing
+    }
+    warming = ai === "warming_up";
+    renderNotes();
+    if (!warming) return;
+    await new Promise((resolve) => { setTimeout(resolve, 2000); });
+  }
+}
+
 function retitle() {
   document.title = t("table.page_title", { id: tableId });
   $("rules-link").href = paths.rulesPage(currentLanguage());
@@ -963,6 +983,7 @@ async function main() {
   });
   connection.open();
   render();
+  watchWarmUp();
 }
 
 main();
