@@ -34,7 +34,7 @@ from .advice import review_message, warm_up
 from .connection import Close, Connection
 from .hub import Hub
 from .limits import AddressLimiter, ConnectionCounter, TokenBucket
-from .party import Parties
+from .party import PARTY_TABLES, Parties
 from .protocol import (
     CreateParty,
     CreateTable,
@@ -130,7 +130,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                              "spectate": f"/t/{table.id}?watch=1"}, status_code=201)
 
     async def create_party(request: Request) -> Response:
-        _check_post(request, settings, guards.creates, "tables created")
+        # a party makes two tables at once: it costs two of the address's creates
+        _check_post(request, settings, guards.creates, "tables created", cost=PARTY_TABLES)
         spec = CreateParty.model_validate(await _body(request, settings))
         return JSONResponse(await parties["parties"].create(spec), status_code=201)
 
@@ -285,9 +286,9 @@ def _address(connection: Request | WebSocket) -> str:
 
 
 def _check_post(request: Request, settings: Settings, limiter: AddressLimiter,
-                what: str) -> None:
+                what: str, cost: int = 1) -> None:
     """JSON only (so no HTML form of another site can post), from an allowed origin,
-    within the address's rate; raises :class:`ProtocolError`."""
+    within the address's rate (``cost`` tokens of it); raises :class:`ProtocolError`."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise ProtocolError("unsupported_media_type", "the body must be JSON, sent with "
@@ -296,7 +297,7 @@ def _check_post(request: Request, settings: Settings, limiter: AddressLimiter,
     if origin is not None and not origin_allowed(origin, request.headers.get("host"),
                                                  settings.allowed_origins):
         raise ProtocolError("bad_origin", "pages of another site may not use this server")
-    wait = limiter.wait(_address(request))
+    wait = limiter.wait(_address(request), cost)
     if wait > 0:
         raise ProtocolError("rate_limited", f"too many {what} from your address: try again "
                                             f"in {math.ceil(wait)} s", retry_after=wait)
