@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from webtools import Socket, create, make_settings
 
 from trashcards.cli.restore import import_records
@@ -110,3 +111,21 @@ def test_import_refuses_lone_surrogates_and_names_the_server_would_refuse(
         assert client.get("/api/tables/long").status_code == 404
         info = client.get("/api/tables/good").json()
         assert [seat["name"] for seat in info["seats"]] == ["Ana", "Bo \U0001f600"]
+
+
+@pytest.mark.parametrize("table_id", ["t0%00", "%00", "a%00b" * 5])
+def test_a_nul_in_an_id_is_no_such_table_on_every_backend(client: TestClient,
+                                                          table_id: str) -> None:
+    create(client, [{"kind": "me", "name": "Ana"}, {"kind": "open"}])
+    for path in (f"/api/tables/{table_id}", f"/api/tables/{table_id}/record",
+                 f"/api/parties/{table_id}"):
+        response = client.get(path)
+        assert response.status_code == 404, (path, response.text)
+        assert response.json()["error"] in ("no_table", "no_party")
+    joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Bo"})
+    assert (joined.status_code, joined.json()["error"]) == (404, "no_table")
+    with pytest.raises(WebSocketDisconnect) as info, \
+            client.websocket_connect(f"/ws/{table_id}") as ws:
+        ws.receive_text()
+    assert info.value.code == 4404
+    assert client.get("/api/tables/t0").status_code == 200  # the server goes on

@@ -334,7 +334,7 @@ class PostgresStorage:
     async def claim(self, table_id: str) -> bool:
         if table_id in self._owned:
             return True
-        if self.readonly:
+        if self.readonly or "\x00" in table_id:  # no table has a NUL in its id
             return False
         row = await self._write_one(
             "UPDATE tables t SET owner = %(me)s, epoch = t.epoch + 1 WHERE t.id = %(id)s "
@@ -615,6 +615,8 @@ class PostgresStorage:
         return [r[0] for r in await self._read(query, params)]
 
     async def load(self, table_id: str, since: int = 0) -> TableRow | None:
+        if "\x00" in table_id:  # PostgreSQL text cannot hold NUL: no table has this id
+            return None
         try:
             async with self._pool.connection() as conn, conn.transaction():
                 cursor = await conn.execute(
@@ -646,6 +648,8 @@ class PostgresStorage:
                         cuts=row[9], party=row[10], hints=row[11], owner=row[7])
 
     async def load_party(self, party_id: str) -> PartyRow | None:
+        if "\x00" in party_id:  # PostgreSQL text cannot hold NUL: no party has this id
+            return None
         rows = await self._read("SELECT id, created, data, final FROM parties WHERE id = %s",
                                 (party_id,))
         if not rows:
@@ -729,7 +733,7 @@ class PostgresBus:
 
     async def follow(self, table_id: str) -> None:
         channel = table_channel(table_id)
-        if channel in self._channels:
+        if channel in self._channels or "\x00" in channel:  # no table has a NUL in its id
             return
         self._channels.add(channel)
         await self._command("LISTEN", channel)
