@@ -59,7 +59,7 @@ log = logging.getLogger(__name__)
 _STATUS = {"no_table": 404, "no_party": 404, "quarantined": 410, "seat_taken": 409,
            "no_open_seat": 409, "name_taken": 409, "bad_origin": 403, "too_large": 413,
            "unsupported_media_type": 415, "rate_limited": 429, "storage_error": 503,
-           "busy": 503, "bad_record": 422}
+           "busy": 503, "bad_record": 422, "unavailable": 503}
 #: Close codes of the websocket (docs/protocol.md).
 NO_TABLE = 4404
 NO_JOIN = Close(4400, "no join in time: join right after connecting")
