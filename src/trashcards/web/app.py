@@ -187,10 +187,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def healthz(_request: Request) -> Response:
         """For load balancers: 200 while this process can serve (with a shared database:
-        while its owner connection is up), else 503."""
+        while its owner connection is up and its tables can move), else 503."""
         the_hub = hub()
         store = the_hub.store
         ok = not store.shared or await store.healthy()
+        if ok and the_hub.cluster is not None:  # and its tables can move
+            ok = the_hub.cluster.healthy()
         body = {"ok": ok, "process": store.process_id,
                 "tables_owned": sum(t.owned for t in the_hub.tables.values()),
                 "tables_followed": sum(not t.owned for t in the_hub.tables.values())}
