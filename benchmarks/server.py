@@ -225,6 +225,7 @@ def serve(db: Path | str, *options: str) -> tuple[subprocess.Popen[str], str]:
         [sys.executable, "-m", "trashcards", "serve", "--host", "127.0.0.1", "--port", "0",
          "--db", str(db),
          "--create-rate", "1000000", "--join-rate", "1000000000", "--max-connections", "100000",
+         "--max-http-connections", "100000",
          *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})

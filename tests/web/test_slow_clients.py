@@ -1,7 +1,7 @@
 """Slow HTTP clients (issue 23, item 2): one address opening hundreds of connections and
 sending its requests a byte at a time cannot hold the server's file descriptors. A real
-``trashcards serve`` (uvicorn) with its default limits: at most 64 HTTP connections per
-address, a request's headers within 10 s."""
+``trashcards serve`` (uvicorn) with its default limits: a request's headers within 30 s,
+within 2 s for an address's connections beyond 64, none beyond 512."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ pytestmark = pytest.mark.slow
 
 #: The defaults of ``trashcards serve`` (--max-http-connections, --header-timeout).
 CAP = 64
-HEADER_TIMEOUT = 10.0
+HEADER_TIMEOUT = 30.0
+#: Seconds a connection beyond the cap has for its headers.
+CROWDED_DEADLINE = 2.0
 
 
 def _open_partial(host: str, port: int, count: int) -> list[socket.socket]:
@@ -45,7 +47,7 @@ def test_one_address_cannot_hold_the_server_with_partial_requests(tmp_path: Path
         socks = _open_partial("127.0.0.1", port, 300)
         try:
             opened = time.monotonic()
-            time.sleep(1.0)
+            time.sleep(CROWDED_DEADLINE + 2.0)  # those over the cap had 2 s for headers
             held = sum(_still_open(s) for s in socks)
             assert held <= CAP, f"{held} partial requests held from one address"
             # another client (another address) is served at once, every time
@@ -74,15 +76,16 @@ def test_one_address_cannot_hold_the_server_with_partial_requests(tmp_path: Path
 
 def test_kept_alive_connections_and_websockets_still_work(tmp_path: Path) -> None:
     """Many requests on one kept-alive connection (each response re-arms the deadline),
-    and websockets, which leave the HTTP count: with a cap of 8 HTTP connections, 20
-    websockets stay open and HTTP is still served."""
-    with server(tmp_path / "k.sqlite3", 0.0, "--max-http-connections", "8") as (_proc, url):
+    and websockets, which leave the HTTP count: with a cap of 8 HTTP connections (none
+    beyond 64), 70 websockets stay open and HTTP is still served."""
+    with server(tmp_path / "k.sqlite3", 0.0, "--max-http-connections", "8",
+                "--max-connections", "100") as (_proc, url):
         with httpx.Client(timeout=5) as client:
             for _ in range(5):
                 assert client.get(f"{url}/api/presets").status_code == 200
             made = client.post(f"{url}/api/tables", json={
                 "seats": [{"kind": "me", "name": "Ana"}, {"kind": "open"}]}).json()
-        sockets = [Client(url, made["table_id"]) for _ in range(20)]
+        sockets = [Client(url, made["table_id"]) for _ in range(70)]
         try:
             for ws in sockets:
                 ws.send({"type": "join", "tokens": []})

@@ -59,8 +59,9 @@ _DEFAULT = _settings_defaults()
 @click.option("--max-connections", default=_DEFAULT.get("max_connections"), show_default=True,
               type=click.IntRange(1), metavar="N", help="Open websockets per client address.")
 @click.option("--max-http-connections", default=64, show_default=True, type=click.IntRange(1),
-              metavar="N", help="Open HTTP connections per client address (more are closed).")
-@click.option("--header-timeout", default=10.0, show_default=True,
+              metavar="N", help="Open HTTP connections per client address with the full "
+                                 "--header-timeout (more get 2 s; beyond 8 times N, none).")
+@click.option("--header-timeout", default=30.0, show_default=True,
               type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="A connection that has not sent its request's headers by then is closed.")
 @click.option("--join-timeout", default=_DEFAULT.get("join_timeout"), show_default=True,

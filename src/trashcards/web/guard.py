@@ -9,9 +9,12 @@ limits added:
 * **a header deadline**: a connection must send the headers of its request within
   ``header_timeout`` seconds of connecting (or of the previous response, on a kept-alive
   connection), else it is closed;
-* **a per-address cap**: one client address may hold at most ``max_per_address`` HTTP
-  connections open at once; a connection beyond that is closed at once. A connection
-  that becomes a websocket leaves this count (websockets have their own cap).
+* **a per-address cap**: one client address may hold ``max_per_address`` HTTP
+  connections open at once with that deadline; a connection beyond them gets only
+  :data:`CROWDED_DEADLINE` seconds for its headers (a client that sends its request at
+  once, as browsers do, is served; one that dawdles is dropped), and one beyond
+  :data:`HARD_FACTOR` times the cap is closed at once. A connection that becomes a
+  websocket leaves this count (websockets have their own cap).
 
 uvicorn builds the protocol by name, also in each ``--workers`` process, so the limits
 come from the environment variable :data:`ENVIRONMENT` (set by ``trashcards serve``),
@@ -34,6 +37,10 @@ __all__ = ["ENVIRONMENT", "PROTOCOL", "GuardedProtocol", "HttpLimits", "limits_t
 ENVIRONMENT: Final = "TRASHCARDS_HTTP_LIMITS"
 #: What to give uvicorn's ``http`` option.
 PROTOCOL: Final = "trashcards.web.guard:GuardedProtocol"
+#: Seconds a connection beyond the per-address cap has for its request's headers.
+CROWDED_DEADLINE: Final = 2.0
+#: Connections of one address beyond this many times the cap are closed at once.
+HARD_FACTOR: Final = 8
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,7 @@ class HttpLimits:
     """The limits of :class:`GuardedProtocol` (the defaults of ``trashcards serve``)."""
 
     #: seconds a connection may take to send a request's headers
-    header_timeout: float = 10.0
+    header_timeout: float = 30.0
     #: HTTP connections one client address may hold open at once
     max_per_address: int = 64
 
@@ -80,12 +87,15 @@ class GuardedProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         super().connection_made(transport)
         limits = _current()
         address = self.client[0] if self.client else "unknown"
-        if _open.get(address, 0) >= limits.max_per_address:
+        count = _open.get(address, 0)
+        if count >= HARD_FACTOR * limits.max_per_address:
             transport.close()  # before reading a byte: it costs nothing more
             return
-        _open[address] = _open.get(address, 0) + 1
+        _open[address] = count + 1
         self._guard_address = address
-        self._arm(limits.header_timeout)
+        crowded = count >= limits.max_per_address
+        self._arm(min(CROWDED_DEADLINE, limits.header_timeout) if crowded
+                  else limits.header_timeout)
 
     def _arm(self, timeout: float) -> None:
         """Close the connection unless a request's headers are complete in time."""
