@@ -127,6 +127,8 @@ class Cluster:
             for table in list(self.hub.tables.values()):
                 if table.owned:
                     self.disown(table)
+        if not await self.store.healthy():  # the database is away: wait for no reads
+            raise StoreError("no connection to the database (reconnecting)")
         self.failing.clear()  # each tick finds again what still fails
         orphans = await self.store.orphans()
         # a table this process gave up (a write found the database behind it) while the
