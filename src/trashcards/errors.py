@@ -80,11 +80,12 @@ class JSONTextError(TrashError):
     """Text that is not JSON, or JSON beyond the reader's bounds (RECORDS.md, "Limits").
 
     ``kind`` says which: ``"syntax"`` (not JSON), ``"size"`` (too long), ``"depth"``
-    (nested too deep) or ``"number"`` (an integer with too many digits, ``NaN``,
-    ``Infinity``).
+    (nested too deep), ``"number"`` (an integer with too many digits, ``NaN``,
+    ``Infinity``) or ``"surrogate"`` (a string with a lone surrogate).
     """
 
-    def __init__(self, kind: Literal["syntax", "size", "depth", "number"], message: str) -> None:
+    def __init__(self, kind: Literal["syntax", "size", "depth", "number", "surrogate"],
+                 message: str) -> None:
         super().__init__(message)
         self.kind = kind
 

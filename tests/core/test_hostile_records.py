@@ -113,3 +113,45 @@ def test_brief_never_looks_into_what_it_describes() -> None:
     assert brief("x" * 1000).endswith("… (1000 characters)")
     assert brief(["J", 1, None]) == "['J', 1, None]"
     assert brief({"a": nested}) == "an object of 1 field"
+
+
+def _surrogate_records() -> list[tuple[str, str]]:
+    """A lone surrogate (as a JSON escape) in every string field of a record."""
+    record = json.loads((DATA / "classic-2p.trash.json").read_text())
+    moves = record["moves"]
+    return [
+        ("player name", _record(players=["Ana\ud800", "Bo"])),
+        ("low half", _record(players=["\udc00", "Bo"])),
+        ("move", _record(moves=[*moves[:4], "1: discard\ud800", *moves[5:]])),
+        ("format", _record(format="trash/1\udfff")),
+        ("rules value", _record(rules={"preset": "classic\ud800"})),
+        ("rules key", _record(rules={"preset\ud800": "classic"})),
+        ("top key", _record(**{"extra\ud800": 1})),
+        ("reversed pair", _record(players=["\\ude00\\ud83d", "Bo"]).replace("\\\\", "\\")),
+    ]
+
+
+@pytest.mark.parametrize(("where", "text"), _surrogate_records(),
+                         ids=[where for where, _t in _surrogate_records()])
+def test_a_lone_surrogate_anywhere_is_refused_at_the_parser(where: str, text: str) -> None:
+    assert "\\ud" in text.lower()  # the escape itself, the text is plain ASCII
+    with pytest.raises(RecordFormatError, match="lone surrogate") as info:
+        loads(text)
+    str(info.value).encode("utf-8")  # the message itself prints anywhere
+    with pytest.raises(RecordFormatError, match="lone surrogate"):
+        loads(text.encode("ascii"))
+    with pytest.raises(JSONTextError) as raw:
+        parse(text, max_size=MAX_SIZE, max_depth=16)
+    assert raw.value.kind == "surrogate"
+
+
+def test_a_surrogate_pair_is_a_character_and_reads() -> None:
+    record = loads(_record(players=["Ana \ud83d\ude00", "Bo"]))
+    assert record.players[0] == "Ana \U0001f600"
+    assert loads(_record(players=["\\ud800 as text", "Bo"])).players[0] == "\\ud800 as text"
+
+
+def test_a_lone_surrogate_in_a_str_given_to_the_parser_is_refused() -> None:
+    with pytest.raises(JSONTextError) as info:
+        parse('["\ud800"]', max_size=100, max_depth=4)
+    assert info.value.kind == "surrogate"

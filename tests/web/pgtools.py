@@ -78,6 +78,12 @@ class Cluster:
                          "--auth=trust", "-E", "UTF8", "--no-sync")
         if done.returncode:
             raise RuntimeError(f"initdb failed: {done.stderr or done.stdout}")
+        self.restart()
+
+    def restart(self) -> None:
+        """Start the server on the existing data folder (after :meth:`stop` or
+        :meth:`crash`: PostgreSQL recovers from its log first)."""
+        data = self.root / "data"
         options = (f"-k {self.socket_dir} -c listen_addresses='' -c max_connections=200 "
                    f"{self.settings}")
         done = self._run(str(self.bindir / "pg_ctl"), "-D", str(data), "-l",
@@ -90,6 +96,11 @@ class Cluster:
     def stop(self) -> None:
         self._run(str(self.bindir / "pg_ctl"), "-D", str(self.root / "data"), "-m",
                   "immediate", "-w", "stop")
+
+    def crash(self) -> None:
+        """Stop the server as a crash would: every process killed at once, no
+        checkpoint, commits not yet in the log (``synchronous_commit=off``) lost."""
+        self.stop()
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://trash@/{database}?host={self.socket_dir}"

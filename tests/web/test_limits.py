@@ -53,6 +53,27 @@ def test_table_creation_is_rate_limited_per_address_with_retry_after(tmp_path: P
                            ).status_code == 429
 
 
+def test_a_party_costs_as_many_creates_as_the_tables_it_makes(tmp_path: Path) -> None:
+    """With 20 creates a minute, one address makes 10 parties (20 tables), then neither a
+    party nor a table; a party needs two tokens, so one left over is not enough."""
+    now = [1000.0]
+    app = _app(tmp_path, create_rate=20.0, clock=lambda: now[0])
+    party = {"seats": [{"kind": "me", "name": "Ana"}] + [{"kind": "bot"}] * 4}
+    with TestClient(app) as client:
+        codes = [client.post("/api/parties", json=party).status_code for _ in range(11)]
+        assert codes == [201] * 10 + [429]
+        assert client.post("/api/tables", json={"seats": TWO}).status_code == 429
+        now[0] += 3.0  # one token back (one every 3 s)
+        assert client.post("/api/parties", json=party).status_code == 429
+        assert client.post("/api/tables", json={"seats": TWO}).status_code == 201
+        now[0] += 6.0
+        made = client.post("/api/parties", json=party)
+        assert made.status_code == 201, made.text
+        refused = client.post("/api/parties", json=party)
+        assert refused.status_code == 429
+        assert refused.json()["retry_after"] == pytest.approx(6.0)  # two tokens: 6 s
+
+
 def test_joins_are_rate_limited_per_address_over_http_and_websocket(tmp_path: Path) -> None:
     now = [0.0]
     with TestClient(_app(tmp_path, join_rate=3.0, clock=lambda: now[0])) as client:

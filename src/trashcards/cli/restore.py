@@ -28,9 +28,11 @@ def import_records(files: tuple[Path, ...], db: str | None) -> None:
     database as a finished table, under the id in its file name (trash-ID.trash.json)
     when that id is free, else under a new one.
 
-    Each record is replayed first: a record that breaks the rules, or that is not
-    finished (an export of a table still playing stops before the current deal, so it
-    cannot be resumed), is named with the reason and left out; exit status 1 then.
+    Each record is replayed first: a record that breaks the rules, with a player name
+    the server would refuse (1 to 24 characters, no control, line-break or
+    text-direction character), or that is not finished (an export of a table still
+    playing stops before the current deal, so it cannot be resumed), is named with the
+    reason and left out; exit status 1 then.
     With SQLite, stop the server first (one process writes the file); with PostgreSQL
     it may run beside the servers.
     """
@@ -68,6 +70,7 @@ async def _import(db: Path | str, paths: list[Path]) -> int:
                           disable=len(paths) < 50):
             try:
                 record = loads(path.read_bytes())
+                names = [_name(seat, name) for seat, name in enumerate(record.players)]
                 final = record.replay()
             except (OSError, TrashError) as exc:
                 failed += 1
@@ -82,7 +85,7 @@ async def _import(db: Path | str, paths: list[Path]) -> int:
             table_id = named.group(1) if named else _new_id()
             while await store.load(table_id) is not None:
                 table_id = _new_id()
-            seats = [SeatRow(n, "me", name, None, None) for n, name in enumerate(record.players)]
+            seats = [SeatRow(n, "me", name, None, None) for n, name in enumerate(names)]
             await store.create_table(table_id, record.rules.to_dict(), seats, "over",
                                      [str(m) for m in record.moves])
             await store.release(table_id)
@@ -93,3 +96,14 @@ async def _import(db: Path | str, paths: list[Path]) -> int:
         await store.close()
     click.echo(f"imported {imported} record(s)" + (f"; {failed} not imported" if failed else ""))
     return 1 if failed else 0
+
+
+def _name(seat: int, name: str) -> str:
+    """The name of ``seat`` by the server's rules (trimmed); raises
+    :class:`~trashcards.names.NameRefusedError` saying which seat's name and why."""
+    from ..names import NameRefusedError, check_name
+
+    try:
+        return check_name(name)
+    except NameRefusedError as exc:
+        raise NameRefusedError(f"the name of seat {seat}: {exc}") from None

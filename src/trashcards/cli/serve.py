@@ -58,6 +58,12 @@ _DEFAULT = _settings_defaults()
               help="Seats taken plus websocket joins per minute per client address.")
 @click.option("--max-connections", default=_DEFAULT.get("max_connections"), show_default=True,
               type=click.IntRange(1), metavar="N", help="Open websockets per client address.")
+@click.option("--max-http-connections", default=64, show_default=True, type=click.IntRange(1),
+              metavar="N", help="Open HTTP connections per client address with the full "
+                                 "--header-timeout (more get 2 s; beyond 8 times N, none).")
+@click.option("--header-timeout", default=30.0, show_default=True,
+              type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="A connection that has not sent its request's headers by then is closed.")
 @click.option("--join-timeout", default=_DEFAULT.get("join_timeout"), show_default=True,
               type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="A websocket that has not joined a table by then is closed.")
@@ -99,7 +105,8 @@ _DEFAULT = _settings_defaults()
                    "knowing the seed knows every stock; one process only).")
 def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_delay: float,
           round_pause: float, create_rate: float, join_rate: float, max_connections: int,
-          join_timeout: float, message_rate: float, max_message: int, max_frame: int,
+          max_http_connections: int, header_timeout: float, join_timeout: float,
+          message_rate: float, max_message: int, max_frame: int,
           max_body: int, max_queue_bytes: int, waiting_ttl: float, retention: float,
           ai_workers: int, hint_rate: float, review_rate: float,
           allow_origins: tuple[str, ...], test_seed: int | None) -> None:
@@ -110,7 +117,7 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
     try:
         import uvicorn
 
-        from ..web import Settings, create_app, default_db_path
+        from ..web import Settings, create_app, default_db_path, guard
         from ..web.settings import seeded_sources
         from ..web.storage import is_postgres
         from ..web.store import StoreError
@@ -168,7 +175,10 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
     # address is the TCP peer's (no X-Forwarded-For): the per-address limits count it.
     options: dict[str, Any] = {"log_level": "warning", "ws_max_size": settings.max_frame,
                                "ws_per_message_deflate": False, "lifespan": "on",
-                               "proxy_headers": False}
+                               "proxy_headers": False, "http": guard.PROTOCOL}
+    # slow clients: a header deadline and a per-address cap (every worker reads them)
+    os.environ[guard.ENVIRONMENT] = guard.limits_text(
+        guard.HttpLimits(header_timeout, max_http_connections))
     if workers == 1:
         config = uvicorn.Config(create_app(settings), **options)
         uvicorn.Server(config).run(sockets=[sock])

@@ -41,7 +41,7 @@ from .backends import open_storage
 from .connection import Close, Connection
 from .hub import Hub
 from .limits import AddressLimiter, ConnectionCounter, TokenBucket
-from .party import Parties
+from .party import PARTY_TABLES, Parties
 from .protocol import (
     CreateParty,
     CreateTable,
@@ -67,7 +67,7 @@ warm_log = logging.getLogger(f"{__name__}.warmup")
 _STATUS = {"no_table": 404, "no_party": 404, "quarantined": 410, "seat_taken": 409,
            "no_open_seat": 409, "name_taken": 409, "bad_origin": 403, "too_large": 413,
            "unsupported_media_type": 415, "rate_limited": 429, "storage_error": 503,
-           "busy": 503, "bad_record": 422}
+           "busy": 503, "bad_record": 422, "unavailable": 503}
 #: Close codes of the websocket (docs/protocol.md).
 NO_TABLE = 4404
 NO_JOIN = Close(4400, "no join in time: join right after connecting")
@@ -186,7 +186,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                              "spectate": f"/t/{table.id}?watch=1"}, status_code=201)
 
     async def create_party(request: Request) -> Response:
-        _check_post(request, settings, guards.creates, "tables created")
+        # a party makes two tables at once: it costs two of the address's creates
+        _check_post(request, settings, guards.creates, "tables created", cost=PARTY_TABLES)
         spec = CreateParty.model_validate(await _body(request, settings))
         return JSONResponse(await parties["parties"].create(spec), status_code=201)
 
@@ -242,10 +243,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def healthz(_request: Request) -> Response:
         """For load balancers: 200 while this process can serve (with a shared database:
-        while its owner connection is up), else 503."""
+        while its owner connection is up and its tables can move), else 503."""
         the_hub = hub()
         store = the_hub.store
         ok = not store.shared or await store.healthy()
+        if ok and the_hub.cluster is not None:  # and its tables can move
+            ok = the_hub.cluster.healthy()
         body = {"ok": ok, "process": store.process_id, "ai": warm.state,
                 "tables_owned": sum(t.owned for t in the_hub.tables.values()),
                 "tables_followed": sum(not t.owned for t in the_hub.tables.values())}
@@ -353,9 +356,9 @@ def _address(connection: Request | WebSocket) -> str:
 
 
 def _check_post(request: Request, settings: Settings, limiter: AddressLimiter,
-                what: str) -> None:
+                what: str, cost: int = 1) -> None:
     """JSON only (so no HTML form of another site can post), from an allowed origin,
-    within the address's rate; raises :class:`ProtocolError`."""
+    within the address's rate (``cost`` tokens of it); raises :class:`ProtocolError`."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise ProtocolError("unsupported_media_type", "the body must be JSON, sent with "
@@ -364,7 +367,7 @@ def _check_post(request: Request, settings: Settings, limiter: AddressLimiter,
     if origin is not None and not origin_allowed(origin, request.headers.get("host"),
                                                  settings.allowed_origins):
         raise ProtocolError("bad_origin", "pages of another site may not use this server")
-    wait = limiter.wait(_address(request))
+    wait = limiter.wait(_address(request), cost)
     if wait > 0:
         raise ProtocolError("rate_limited", f"too many {what} from your address: try again "
                                             f"in {math.ceil(wait)} s", retry_after=wait)

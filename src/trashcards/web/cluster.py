@@ -28,11 +28,12 @@ import logging
 import random
 from typing import Any, Protocol
 
+from ..errors import TrashError
 from .connection import Connection
 from .protocol import Act, Join, NextRound, ProtocolError, RematchRequest, parse_client_message
 from .settings import Settings
 from .storage import Bus, Notice, Storage
-from .store import StoreError
+from .store import StoreError, TableRow
 from .table import Table, unavailable
 
 __all__ = ["Cluster", "TableHost"]
@@ -106,6 +107,11 @@ class Cluster:
         self._ticks = 0
         #: the followed tables' versions in the database at the last tick
         self._checked: dict[str, int] = {}
+        #: tables this process could not take over or bring up to date since the last
+        #: tick began (cleared at each tick, which tries them again)
+        self.failing: set[str] = set()
+        #: whether the last tick went through (its database reads and writes worked)
+        self._ticked = True
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -125,10 +131,18 @@ class Cluster:
             await asyncio.sleep(self.settings.claim_interval * jitter.uniform(0.8, 1.2))
             try:
                 await self.tick()
+                self._ticked = True
             except StoreError as exc:
+                self._ticked = False
                 log.warning("the cluster check failed: %s", exc)
             except Exception:  # a bug must not stop the takeovers
+                self._ticked = False
                 log.exception("the cluster check failed")
+
+    def healthy(self) -> bool:
+        """Whether this process's tables can move: the last tick went through and no
+        table failed to be taken over or brought up to date since."""
+        return self._ticked and not self.failing
 
     async def tick(self) -> None:
         """Check the owner connection, take over orphaned tables, and check the tables
@@ -138,8 +152,20 @@ class Cluster:
             for table in list(self.hub.tables.values()):
                 if table.owned:
                     self.disown(table)
-        for table_id in await self.store.orphans():
-            await self.take_over(table_id)
+        if not await self.store.healthy():  # the database is away: wait for no reads
+            raise StoreError("no connection to the database (reconnecting)")
+        self.failing.clear()  # each tick finds again what still fails
+        orphans = await self.store.orphans()
+        # a table this process gave up (a write found the database behind it) while the
+        # database still names it the owner is no one else's to take: take it again
+        orphans += [t.id for t in self.hub.tables.values()
+                    if not t.owned and t.owner == self.store.process_id]
+        for table_id in orphans:
+            try:
+                await self.take_over(table_id)
+            except StoreError as exc:  # the next table may still be taken over
+                self.failing.add(table_id)
+                log.warning("table %s: cannot take it over yet (%s)", table_id, exc)
         followed = [t.id for t in self.hub.tables.values() if not t.owned]
         versions = await self.store.version(followed) if followed else {}
         for table_id in followed:
@@ -148,9 +174,11 @@ class Cluster:
                 continue
             if table_id not in versions:
                 self.hub.gone(table_id)
-            elif behind.version < self._checked.get(table_id, -1):
+            elif behind.version < self._checked.get(table_id, -1) \
+                    or behind.version > versions[table_id]:
                 # still short of what the database had a tick ago: a notice was lost
-                # (one merely on its way has arrived by now), read the moves
+                # (one merely on its way has arrived by now), read the moves; or ahead
+                # of the database, which lost moves in a crash: go on from what it has
                 await self.sync(behind)
         self._checked = versions
         self._ticks += 1
@@ -173,16 +201,14 @@ class Cluster:
         async with table.lock:
             if table.owned or not await self.store.claim(table_id):
                 return table
-            since = table.version
-            try:
-                row = await self.store.load(table_id, since)
+            try:  # all of it: what it has may be more than, or not, what was kept
+                row = await self._read(table, whole=True)
             except StoreError:
                 await self.store.release(table_id)
                 raise
             if row is None:
                 self.hub.gone(table_id)
                 return None
-            table.catch_up(row, since)
             table.owned = True
             table.owner = self.store.process_id
         log.info("took over table %s at version %d", table_id, table.version)
@@ -201,7 +227,9 @@ class Cluster:
 
     async def _refollow(self, table: Table) -> None:
         await self.bus.follow(table.id)
-        await self.sync(table)
+        # all of it: moves this process wrote may be lost (a database crash), and a new
+        # owner may have made others at the same indexes since
+        await self.sync(table, whole=True)
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -219,23 +247,59 @@ class Cluster:
             self.hub.gone(notice.table_id)
             return
         if notice.version < 0 or not table.follow(notice):
-            self._spawn(self.sync(table))
+            # a notice behind this table: the database may have lost moves it has
+            self._spawn(self.sync(table, whole=0 <= notice.version < table.version))
 
-    async def sync(self, table: Table) -> None:
-        """Read what a followed table lacks from the database."""
+    async def sync(self, table: Table, whole: bool = False) -> None:
+        """Read what a followed table lacks from the database (with ``whole``: all of
+        it, to check the moves it has too)."""
         async with table.lock:
             if table.owned or self.hub.tables.get(table.id) is not table:
                 return
-            since = table.version
             try:
-                row = await self.store.load(table.id, since)
+                row = await self._read(table, whole)
             except StoreError as exc:
                 log.warning("table %s: cannot read it to follow it (%s)", table.id, exc)
+                self.failing.add(table.id)
                 return
             if row is None:
                 self.hub.gone(table.id)
-                return
-            table.catch_up(row, since)
+
+    async def _read(self, table: Table, whole: bool = False) -> TableRow | None:
+        """Bring ``table`` (its lock held) up to the database: read the moves it lacks;
+        or, with ``whole`` or when those do not follow on, the whole stored table. When
+        the database holds fewer or other moves than the table (acknowledged moves lost
+        in a database crash, and maybe others made since by a new owner), the table
+        goes on from what the database has (:meth:`Table.rewind`). The row read, or
+        ``None`` if the table is gone. Raises :class:`StoreError`."""
+        since = table.version
+        if not whole:
+            try:
+                row = await self.store.load(table.id, since)
+            except StoreError:
+                stored = (await self.store.version([table.id])).get(table.id)
+                if stored is None or stored >= since:
+                    raise  # not behind: the database failed
+                whole = True  # the database has fewer moves than this table
+            else:
+                if row is None:
+                    return None
+                try:
+                    table.catch_up(row, since)
+                except TrashError:  # they do not follow on from this table's moves
+                    whole = True
+                else:
+                    self.failing.discard(table.id)
+                    return row
+        row = await self.store.load(table.id)
+        if row is None:
+            return None
+        if len(row.moves) >= since and row.moves[:since] == table.moves:
+            table.catch_up(row, 0)
+        else:
+            table.rewind(row)
+        self.failing.discard(table.id)
+        return row
 
     # -- forwarding ----------------------------------------------------------------------
 

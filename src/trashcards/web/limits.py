@@ -38,13 +38,14 @@ class TokenBucket:
     def take(self) -> bool:
         return self.wait() == 0.0
 
-    def wait(self) -> float:
-        """Take one token and return 0.0, or return the seconds until one is there (and
-        take nothing)."""
-        if self._refill() >= 1.0:
-            self._tokens -= 1.0
+    def wait(self, cost: int = 1) -> float:
+        """Take ``cost`` tokens (at most the burst: a bigger cost takes a full bucket) and
+        return 0.0, or return the seconds until they are there (and take nothing)."""
+        need = min(float(cost), self._burst)
+        if self._refill() >= need:
+            self._tokens -= need
             return 0.0
-        return (1.0 - self._tokens) / self._rate if self._rate > 0 else float("inf")
+        return (need - self._tokens) / self._rate if self._rate > 0 else float("inf")
 
     @property
     def full(self) -> bool:
@@ -62,15 +63,16 @@ class AddressLimiter:
         self._max = max_addresses
         self._buckets: dict[str, TokenBucket] = {}
 
-    def wait(self, address: str) -> float:
-        """0.0 if ``address`` may go on now (a token is taken), else the seconds to wait."""
+    def wait(self, address: str, cost: int = 1) -> float:
+        """0.0 if ``address`` may go on now (``cost`` tokens are taken), else the seconds
+        to wait."""
         bucket = self._buckets.pop(address, None)
         if bucket is None:
             if len(self._buckets) >= self._max:
                 self._forget()
             bucket = TokenBucket(self._rate, self._burst, self._clock)
         self._buckets[address] = bucket  # most recently used last
-        return bucket.wait()
+        return bucket.wait(cost)
 
     def _forget(self) -> None:
         for address in [a for a, b in self._buckets.items() if b.full]:

@@ -23,11 +23,14 @@ from .protocol import CreateParty, ProtocolError
 from .store import FinalTakenError, NewTable, PartyRow, SeatRow, WriteError
 from .table import Advance, Table, storage_error, unique_name
 
-__all__ = ["MAX_PARTY", "MIN_PARTY", "Parties", "split_seats"]
+__all__ = ["MAX_PARTY", "MIN_PARTY", "PARTY_TABLES", "Parties", "split_seats"]
 
 #: Seats of a party (fewer play at one table; more than 8 would need three tables).
 MIN_PARTY: Final = 5
 MAX_PARTY: Final = 8
+#: Tables a party makes when it is created (the final comes later, like a rematch): what
+#: it costs of its address's table creations.
+PARTY_TABLES: Final = 2
 
 
 def split_seats(kinds: Sequence[str]) -> tuple[list[int], list[int]]:

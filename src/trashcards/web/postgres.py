@@ -221,6 +221,8 @@ class PostgresStorage:
         self._owned: dict[str, int] = {}
         self._lost = False
         self._closed = False
+        #: pools given up (after a reconnect) while they close
+        self._closing: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def connect(cls, url: str, *, readonly: bool = False,
@@ -240,10 +242,8 @@ class PostgresStorage:
                 await _migrate(first, where)
         finally:
             await first.close()
-        pool = AsyncConnectionPool(url, min_size=1, max_size=4, open=False, timeout=10,
-                                   kwargs={"autocommit": True, **_connection_options()})
         try:
-            await pool.open(wait=True, timeout=10)
+            pool = await _open_pool(url)
         except Exception as exc:  # the pool's own errors are not psycopg.Error
             raise StoreError(f"cannot connect to {where}: {exc}") from None
         storage = cls(url, pool, readonly, clock or time.time)
@@ -319,6 +319,18 @@ class PostgresStorage:
                 self._bus.renamed()
         except psycopg.Error as exc:
             log.warning("cannot reconnect to the database yet: %s", _reason(exc))
+            return False
+        # The database is back (after a restart, say): a new pool for the reads, now,
+        # rather than the old one's next try, which backs off ever longer while it is down
+        try:
+            pool = await _open_pool(self.url)
+        except Exception as exc:
+            log.warning("cannot reconnect to the database yet: %s", exc)
+            return False
+        old, self._pool = self._pool, pool
+        task = asyncio.create_task(old.close(timeout=5))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
         return False
 
     async def _broken(self) -> None:
@@ -334,11 +346,12 @@ class PostgresStorage:
     async def claim(self, table_id: str) -> bool:
         if table_id in self._owned:
             return True
-        if self.readonly:
+        if self.readonly or "\x00" in table_id:  # no table has a NUL in its id
             return False
         row = await self._write_one(
             "UPDATE tables t SET owner = %(me)s, epoch = t.epoch + 1 WHERE t.id = %(id)s "
-            "AND (t.owner IS NULL OR t.owner NOT IN (SELECT id FROM live_processes)) "
+            "AND (t.owner IS NULL OR t.owner = %(me)s "  # or one this process gave up
+            "OR t.owner NOT IN (SELECT id FROM live_processes)) "
             "RETURNING t.epoch, t.version, pg_notify(%(channel)s, "
             "json_build_object('v', t.version, 'f', t.version, 'o', %(me)s::text)::text)",
             {"me": self.process_id, "id": table_id, "channel": table_channel(table_id)})
@@ -615,6 +628,8 @@ class PostgresStorage:
         return [r[0] for r in await self._read(query, params)]
 
     async def load(self, table_id: str, since: int = 0) -> TableRow | None:
+        if "\x00" in table_id:  # PostgreSQL text cannot hold NUL: no table has this id
+            return None
         try:
             async with self._pool.connection() as conn, conn.transaction():
                 # One snapshot for the table, its seats and its moves: under the default
@@ -651,6 +666,8 @@ class PostgresStorage:
                         cuts=row[9], party=row[10], hints=row[11], owner=row[7])
 
     async def load_party(self, party_id: str) -> PartyRow | None:
+        if "\x00" in party_id:  # PostgreSQL text cannot hold NUL: no party has this id
+            return None
         rows = await self._read("SELECT id, created, data, final FROM parties WHERE id = %s",
                                 (party_id,))
         if not rows:
@@ -734,7 +751,7 @@ class PostgresBus:
 
     async def follow(self, table_id: str) -> None:
         channel = table_channel(table_id)
-        if channel in self._channels:
+        if channel in self._channels or "\x00" in channel:  # no table has a NUL in its id
             return
         self._channels.add(channel)
         await self._command("LISTEN", channel)
@@ -884,6 +901,18 @@ async def _migrate(conn: psycopg.AsyncConnection[Any], where: str) -> None:
 #: operating system's two hours. Unix-socket connections ignore these.
 _SERVER_SIDE: Final = ("-c tcp_keepalives_idle=2 -c tcp_keepalives_interval=1 "
                        "-c tcp_keepalives_count=2 -c tcp_user_timeout=3000")
+
+
+async def _open_pool(url: str) -> AsyncConnectionPool:
+    """The pool of connections for reads (and the rest), open."""
+    pool = AsyncConnectionPool(url, min_size=1, max_size=4, open=False, timeout=10,
+                               kwargs={"autocommit": True, **_connection_options()})
+    try:
+        await pool.open(wait=True, timeout=10)
+    except BaseException:
+        await pool.close()
+        raise
+    return pool
 
 
 def _connection_options() -> dict[str, Any]:

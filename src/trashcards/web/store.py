@@ -31,8 +31,9 @@ try:
 except ImportError:  # pragma: no cover - Windows: no second-process guard
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["FinalTakenError", "MoveWrite", "NewTable", "PartyRow", "SeatRow", "SeatTakenError",
-           "Store", "StoreBusyError", "StoreError", "TableRow", "WriteError", "hash_token"]
+__all__ = ["MIGRATIONS", "FinalTakenError", "MoveWrite", "NewTable", "PartyRow", "SeatRow",
+           "SeatTakenError", "Store", "StoreBusyError", "StoreError", "TableRow", "WriteError",
+           "hash_token"]
 
 #: ``PRAGMA application_id`` of a trashcards database ("TRSH").
 APPLICATION_ID: Final = 0x54525348
@@ -94,12 +95,40 @@ CREATE TABLE IF NOT EXISTS parties (
     final TEXT
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created);
-CREATE INDEX IF NOT EXISTS seats_token ON seats(token_hash);
+CREATE INDEX IF NOT EXISTS seats_token ON seats(token_hash)
 """
-#: Columns added since the first schema, with their definitions (added on open).
+#: Columns added before the schema had versions, with their definitions.
 _ADDED_COLUMNS: Final = {"ready": "TEXT NOT NULL DEFAULT '[]'", "finished": "REAL",
                           "cuts": "TEXT", "party": "TEXT",
                          "hints": "INTEGER"}
+
+
+def _version_1(db: sqlite3.Connection) -> None:
+    """The schema as it was when versions began: whatever a database made before then
+    lacks (tables, indexes, the columns added since the first release) is added."""
+    for statement in _SCHEMA.split(";"):
+        db.execute(statement)
+    columns = {r[1] for r in db.execute("PRAGMA table_info(tables)")}
+    for column, definition in _ADDED_COLUMNS.items():
+        if column not in columns:
+            db.execute(f"ALTER TABLE tables ADD COLUMN {column} {definition}")
+    db.execute("CREATE INDEX IF NOT EXISTS tables_party ON tables(party)")
+
+
+#: The schema, one migration per version (``PRAGMA user_version``, 0 for a new file or
+#: one made before versions were kept), each applied in its own transaction with the
+#: version it reaches: like the PostgreSQL backend's numbered migrations. Never edit a
+#: released one; add the next.
+MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (_version_1,)
+#: The columns of each table that this version writes (any other column must have a
+#: default or allow NULL, or every insert would fail).
+_COLUMNS: Final = {
+    "tables": {"id", "created", "rules", "status", "rematch", "ready", "finished", "cuts",
+               "party", "hints"},
+    "seats": {"table_id", "seat", "kind", "name", "bot", "token_hash"},
+    "moves": {"table_id", "idx", "move"},
+    "parties": {"id", "created", "data", "final"},
+}
 
 
 def hash_token(token: str) -> str:
@@ -464,6 +493,42 @@ def _claim(path: Path, readonly: bool) -> tuple[int | None, tuple[int, int]]:
     return descriptor, (info.st_dev, info.st_ino)
 
 
+def _check_version(db: sqlite3.Connection, path: str) -> None:
+    """Refuse a database that a newer trashcards set up: this one would not know how to
+    write it."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > len(MIGRATIONS):
+        raise StoreError(f"{path} was set up by a newer trashcards (schema version {version}; "
+                         f"this one knows up to {len(MIGRATIONS)}): upgrade trashcards, or "
+                         "restore the database from a backup made with this version")
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Apply the migrations not applied yet, each with its version in one transaction."""
+    while (done := db.execute("PRAGMA user_version").fetchone()[0]) < len(MIGRATIONS):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            MIGRATIONS[done](db)
+            db.execute(f"PRAGMA user_version = {done + 1}")
+            db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+
+
+def _check_columns(db: sqlite3.Connection, path: str) -> None:
+    """Refuse a schema this version cannot write: a column it does not know that must
+    be given a value (NOT NULL without a default) would make every insert fail."""
+    for table, known in _COLUMNS.items():
+        for _cid, name, _type, notnull, default, _pk in db.execute(
+                f"PRAGMA table_info({table})"):
+            if name not in known and notnull and default is None:
+                raise StoreError(f"{path} has a column {table}.{name} that this version of "
+                                 "trashcards does not know and cannot fill (set up by a "
+                                 "newer trashcards?): upgrade trashcards")
+
+
 def _connect(path: str, readonly: bool) -> sqlite3.Connection:
     """Open the database, check that it is a trashcards database and bring its schema up
     to date; raises :class:`StoreError` with the reason."""
@@ -480,17 +545,14 @@ def _connect(path: str, readonly: bool) -> sqlite3.Connection:
         application = db.execute("PRAGMA application_id").fetchone()[0]
         if (names and "tables" not in names) or application not in (0, APPLICATION_ID):
             raise StoreError(f"{path} is a database of another program, not of trashcards")
+        _check_version(db, path)
         if readonly:
             return db
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
-        db.executescript(_SCHEMA)
-        columns = {r[1] for r in db.execute("PRAGMA table_info(tables)")}
-        for column, definition in _ADDED_COLUMNS.items():
-            if column not in columns:
-                db.execute(f"ALTER TABLE tables ADD COLUMN {column} {definition}")
-        db.execute("CREATE INDEX IF NOT EXISTS tables_party ON tables(party)")
+        _migrate(db)
+        _check_columns(db, path)
     except sqlite3.OperationalError as exc:  # cannot write, cannot lock, cannot open
         db.close()
         raise StoreError(f"cannot use the database {path}: {exc} (is the file or its "

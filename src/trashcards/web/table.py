@@ -736,6 +736,8 @@ class Table:
             self.owner = notice.owner
         if self.owned:
             return True
+        if notice.version < self.version:  # behind this table: the database lost moves?
+            return False  # (or only a late notice): read the table
         if notice.version > self.version:
             if notice.moves is None or notice.start > self.version or notice.seats:
                 return False
@@ -765,6 +767,33 @@ class Table:
         if seats_changed or meta != (self.status, self.ready, self.rematch_id):
             self.status, self.ready, self.rematch_id = meta
             self._broadcast_table()
+
+    def rewind(self, row: TableRow) -> None:
+        """Take the stored table ``row`` (all its moves) as the truth although it has
+        fewer moves than this table: moves acknowledged just before a database crash
+        were lost with it (``synchronous_commit=off``). The match is rebuilt from the
+        row and every connection gets a whole ``state`` (and the table)."""
+        names = tuple(s.name or "" for s in row.seats)
+        state: State | None = None
+        texts: list[str] = []
+        if row.moves:
+            entries = [_entry(index, text) for index, text in enumerate(row.moves)]
+            entries[0] = _with_cuts(entries[0], row.cuts)
+            record = Record(self.rules, names, tuple(entries))
+            for state, events in record.steps():
+                texts.append(events_text(events, state))
+        log.warning("table %s: the database kept %d of its %d moves (a crash lost the "
+                    "last ones); going on from there", self.id, len(row.moves), self.version)
+        self.state, self.moves, self.move_events = state, list(row.moves), texts
+        self.seats, self.owner = row.seats, row.owner
+        self.status, self.ready, self.rematch_id = row.status, set(row.ready), row.rematch
+        self._hints.clear()
+        self._chances = None
+        for conn in self.conns:
+            conn.caught_up = None
+            if state is not None:
+                conn.send(self._state_frame(conn.view_seat))
+        self._broadcast_table()
 
     def _take_moves(self, start: int, moves: Sequence[str], cuts: str | None = None) -> None:
         """Apply the owner's committed moves from ``start`` (moves this table has

@@ -2,12 +2,16 @@
 // this browser holds and the last version it saw; reconnects on its own with backoff.
 // The server's close codes (docs/protocol.md) decide what happens next: a table that does
 // not exist is not tried again, too many connections from this address waits longer, a
-// page that was too slow or did not join in time reconnects at once.
+// page that was too slow or did not join in time reconnects at once. A socket whose
+// server answers no ping within PONG_MS (its process froze, or the path to it died
+// without a close) is given up and another is opened, which may land on another process.
 
 import { paths } from "./config.js";
 import { isLocalTable, LocalConnection } from "./local/transport.js";
 
-const PING_MS = 20000;
+const PING_MS = 10000;
+/** How long a ping may go unanswered (by its pong or any other frame). */
+const PONG_MS = 5000;
 const MAX_BACKOFF_MS = 8000;
 /** Close codes of the server (docs/protocol.md). */
 const NO_TABLE = 4404;
@@ -15,6 +19,8 @@ const NO_JOIN = 4400;
 const TOO_SLOW = 4408;
 const TOO_MANY = 4429;
 const CROWDED_MS = 15000;
+/** Not the server's: this page closed a socket whose pings went unanswered. */
+const NO_PONG = 4000;
 
 export class Connection {
   /**
@@ -35,12 +41,30 @@ export class Connection {
     this.backoff = 500;
     this.closed = false;
     this.pingTimer = null;
+    this.pongTimer = null;
     this.retryTimer = null;
+  }
+
+  /** Ping, and give the socket up if nothing comes back in time. */
+  ping(socket) {
+    if (this.socket !== socket || !this.send({ type: "ping" })) return;
+    if (this.pongTimer !== null) return;  // the last ping's deadline still runs
+    this.pongTimer = setTimeout(() => {
+      this.pongTimer = null;
+      if (this.socket !== socket) return;
+      // No close handshake with a server that does not answer: drop it and go on.
+      this.socket = null;
+      clearInterval(this.pingTimer);
+      try { socket.close(); } catch { /* already closing */ }
+      if (!this.closed) this.onClose(NO_PONG);
+    }, PONG_MS);
   }
 
   open() {
     this.closed = false;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.pongTimer);
+    this.pongTimer = null;
     this.hooks.onStatus("connecting");
     const socket = new WebSocket(paths.socket(this.tableId));
     this.socket = socket;
@@ -52,19 +76,23 @@ export class Connection {
       }));
       this.hooks.onStatus("online");
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+      this.pingTimer = setInterval(() => this.ping(socket), PING_MS);
     });
     socket.addEventListener("message", (event) => {
       // A socket replaced by a rejoin may still deliver frames: they were for the old
       // join (a spectator's win chances, say), not for this one.
       if (this.socket !== socket) return;
+      clearTimeout(this.pongTimer);  // the server is alive
+      this.pongTimer = null;
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       this.hooks.onMessage(msg);
     });
     socket.addEventListener("close", (event) => {
-      clearInterval(this.pingTimer);
       if (this.socket !== socket) return;
+      clearInterval(this.pingTimer);
+      clearTimeout(this.pongTimer);
+      this.pongTimer = null;
       this.socket = null;
       if (this.closed) return;
       this.onClose(event.code);
@@ -113,6 +141,8 @@ export class Connection {
   close() {
     this.closed = true;
     clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
+    this.pongTimer = null;
     clearTimeout(this.retryTimer);
     if (this.socket) this.socket.close();
   }
