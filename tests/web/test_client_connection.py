@@ -22,8 +22,7 @@ def _run(tmp_path: Path, scenario: str) -> dict[str, Any]:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    for name in ("connection.js", "config.js"):
-        shutil.copy(JS / name, tmp_path / name)
+    shutil.copytree(JS, tmp_path, dirs_exist_ok=True)  # connection.js and its imports
     (tmp_path / "package.json").write_text('{"type": "module"}')
     result = subprocess.run([node, str(HARNESS), str(tmp_path), scenario],
                             capture_output=True, text=True, timeout=60, check=False)
