@@ -13,6 +13,7 @@ import contextlib
 import gc
 import logging
 import math
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..ai.levels import LEVELS
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
-from .advice import review_message, warm_up
+from .advice import Budget, Work, review_message, warm_up
 from .connection import Close, Connection
 from .hub import Hub
 from .limits import AddressLimiter, ConnectionCounter, TokenBucket
@@ -180,9 +181,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def review_record(request: Request) -> Response:
         _check_post(request, settings, guards.reviews, "reviews")
         body = await _raw_body(request, settings.max_review_body)
-        result = await hub().advisor.run(review_message, body, settings.review_samples,
-                                         settings.max_review_moves)
-        return JSONResponse(result)
+        advisor = hub().advisor
+        budget = Budget(time.monotonic() + settings.review_deadline)
+        job = asyncio.ensure_future(advisor.run(
+            review_message, body, settings.review_samples, settings.max_review_moves,
+            settings.review_deals, budget, advisor.odds.ready, kind=Work.REVIEW,
+            key=_address(request), wait=settings.review_deadline, budget=budget))
+        gone = asyncio.ensure_future(_disconnected(request))
+        try:  # a client that hangs up takes its review out of the queue (or stops it)
+            await asyncio.wait((job, gone), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            if not job.done():
+                job.cancel()
+        if not job.done() or job.cancelled():
+            return Response(status_code=499)  # nobody is there to read it
+        return JSONResponse(job.result())
 
     async def healthz(_request: Request) -> Response:
         """For load balancers: 200 while this process can serve (with a shared database:
@@ -192,7 +206,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         ok = not store.shared or await store.healthy()
         body = {"ok": ok, "process": store.process_id,
                 "tables_owned": sum(t.owned for t in the_hub.tables.values()),
-                "tables_followed": sum(not t.owned for t in the_hub.tables.values())}
+                "tables_followed": sum(not t.owned for t in the_hub.tables.values()),
+                "ai": {"waiting": the_hub.advisor.waiting,
+                       "running": the_hub.advisor.running}}
         return JSONResponse(body, status_code=200 if ok else 503)
 
     async def websocket(ws: WebSocket) -> None:
@@ -312,6 +328,12 @@ async def _raw_body(request: Request, limit: int) -> bytes:
     return body
 
 
+async def _disconnected(request: Request) -> None:
+    """Returns when the client of ``request`` (whose body was read) hangs up."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
 async def _body(request: Request, settings: Settings) -> Any:
     body = await _raw_body(request, settings.max_body)
     return parse_json(body or b"{}", settings.max_body, settings.max_depth)
@@ -357,6 +379,7 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings, guards: _Gu
 async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guards: _Guards,
                 address: str) -> None:
     conn = Connection(settings.max_queue, settings.max_queue_bytes)
+    conn.address = address
     bucket = TokenBucket(settings.rate, settings.burst, settings.clock)
     hints = TokenBucket(settings.hint_rate, settings.hint_burst, settings.clock)
     reader = asyncio.current_task()

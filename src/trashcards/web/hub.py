@@ -60,7 +60,8 @@ class Hub:
         self.store = store
         self.committer = Committer(store, settings.write_retries, settings.write_backoff)
         #: the worker threads of hints, win chances, reviews and expert bots
-        self.advisor = Advisor(settings.ai_workers, settings.ai_queue)
+        self.advisor = Advisor(settings.ai_workers, settings.ai_queue,
+                               settings.ai_per_address)
         self.tables: dict[str, Table] = {}
         #: tables whose stored record cannot be replayed, with the reason: left out
         self.quarantined: dict[str, str] = {}

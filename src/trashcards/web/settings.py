@@ -102,6 +102,14 @@ class Settings:
     #: answered ``busy`` and win-chance updates skipped
     ai_workers: int = 2
     ai_queue: int = 64
+    #: AI jobs one client address may have waiting (hints, chances of the tables it
+    #: watches, reviews), more are answered ``busy``
+    ai_per_address: int = 8
+    #: seconds a review may take in all (waiting included) before it is stopped and
+    #: answered ``busy``, and the deals it may sample in all (a long record gets fewer per
+    #: decision, at least 8)
+    review_deadline: float = 20.0
+    review_deals: int = 40_000
     #: deals sampled per hint and per win-chance update, and per decision of a review
     hint_samples: int = 300
     chance_samples: int = 200
