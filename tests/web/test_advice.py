@@ -165,8 +165,9 @@ def test_the_event_loop_answers_while_a_hint_is_computed(
 
 def test_busy_workers_refuse_a_hint_with_a_retry(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """One worker: hints may take two threads and one more may wait (``ai_queue=1``);
-    the same seat and version share one computation; the next table's hint is ``busy``."""
+    """One worker, one address: its hints take one thread and one more may wait
+    (``ai_queue=1``); the same seat and version share one computation; the next
+    table's hint is ``busy``."""
     release = threading.Event()
     real = advice.hint
     with _fast_client(tmp_path, ai_workers=1, ai_queue=1) as client:
@@ -187,7 +188,7 @@ def test_busy_workers_refuse_a_hint_with_a_retry(tmp_path: Path,
             b.send({"type": "hint", "token": tokens[seat], "version": version})
             # the same seat and version share the running computation: not busy
             others = []
-            for _ in range(3):  # one more thread, one waiting place, then busy
+            for _ in range(3):  # one waiting place, then busy
                 other_table, other_tokens = _seats(client, ME_AND_HOTSEAT)
                 c = Socket(stack.enter_context(client.websocket_connect(f"/ws/{other_table}")))
                 c.join(other_tokens)
@@ -223,16 +224,16 @@ def test_queued_hints_of_closed_sockets_are_never_computed(
     with _fast_client(tmp_path, ai_workers=1) as client:
         monkeypatch.setattr(advice, "hint", slow_hint)
         with contextlib.ExitStack() as running, contextlib.ExitStack() as queued:
-            for n in range(6):  # two take the hint threads, four wait
+            for n in range(5):  # one takes the hint thread of the address, four wait
                 table_id, tokens = _seats(client, ME_AND_HOTSEAT)
-                stack = running if n < 2 else queued
+                stack = running if n < 1 else queued
                 sock = Socket(stack.enter_context(client.websocket_connect(f"/ws/{table_id}")))
                 sock.join(tokens)
                 version, seat = _to_act(sock)
                 sock.recv_chances(version)
                 sock.send({"type": "hint", "token": tokens[seat], "version": version})
                 time.sleep(0.2)
-            assert len(calls) == 2
+            assert len(calls) == 1
             assert client.get("/healthz").json()["ai"]["waiting"] == 4
         # every socket closed: nothing waits, and once released nothing more runs
         for _ in range(100):
@@ -246,7 +247,7 @@ def test_queued_hints_of_closed_sockets_are_never_computed(
                 break
             time.sleep(0.05)
         time.sleep(0.3)
-        assert len(calls) == 2
+        assert len(calls) == 1
 
 
 def test_hints_are_rate_limited_per_connection(tmp_path: Path) -> None:

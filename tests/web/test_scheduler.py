@@ -65,9 +65,17 @@ def test_kinds_start_most_urgent_first() -> None:
         later = [asyncio.ensure_future(advisor.run(gate.job, name, kind=kind, key="a"))
                  for name, kind in order]
         await _until(lambda: advisor.waiting == 4)
+        order_started: list[str] = []
+        start = advisor._start
+
+        def recording(job: Any) -> None:
+            order_started.append(job.args[0])
+            start(job)
+
+        advisor._start = recording  # type: ignore[method-assign]
         gate.open()
         await asyncio.gather(*blockers, *later)
-        assert gate.started[advisor.threads:] == ["bot", "hint", "chances", "review"]
+        assert order_started == ["bot", "hint", "chances", "review"]
     _run(body)
 
 
@@ -204,3 +212,18 @@ def test_stale_and_late_work_is_dropped_when_its_turn_comes() -> None:
         assert "stale" not in gate.started
         assert "late" not in gate.started
     _run(body)
+
+
+def test_one_address_cannot_take_every_thread_of_a_kind() -> None:
+    async def body(advisor: Advisor, gate: Gate) -> None:
+        flood = [asyncio.ensure_future(advisor.run(gate.job, f"a{i}", kind=Work.HINT,
+                                                   key="attacker")) for i in range(6)]
+        await _until(lambda: len(gate.started) == advisor.per_key[Work.HINT])
+        await asyncio.sleep(0.05)
+        assert len(gate.started) < advisor.limits[Work.HINT]  # a thread is left over
+        victim = asyncio.ensure_future(advisor.run(lambda: "victim", kind=Work.HINT,
+                                                   key="victim"))
+        assert await asyncio.wait_for(victim, 5) == "victim"
+        gate.open()
+        await asyncio.gather(*flood)
+    _run(body, workers=2)

@@ -49,7 +49,7 @@ import os
 import random
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
@@ -151,9 +151,11 @@ class _Lane:
         self.queues.setdefault(job.key, deque()).append(job)
         self.waiting += 1
 
-    def pop(self) -> _Job | None:
-        while self.queues:
-            key, queue = next(iter(self.queues.items()))
+    def pop(self, full: Callable[[str], bool] = lambda _key: False) -> _Job | None:
+        """The next key's first job, skipping the keys that are ``full``."""
+        for key, queue in self.queues.items():
+            if full(key):
+                continue
             job = queue.popleft()
             self.waiting -= 1
             del self.queues[key]
@@ -186,12 +188,22 @@ class Advisor:
         #: how many threads the jobs of each kind and the kinds below it may take
         self.limits = {Work.BOT: self.threads, Work.HINT: workers + 1,
                        Work.CHANCES: workers, Work.REVIEW: 1}
+        # bots and hints on threads of normal priority; win chances and reviews on
+        # threads of a lower one, so they take the CPU the event loop leaves them
         self._pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=self.threads, thread_name_prefix="trashcards-ai")
+        self._low = concurrent.futures.ThreadPoolExecutor(
+            max_workers=self.limits[Work.CHANCES], thread_name_prefix="trashcards-ai-low",
+            initializer=_lower_priority)
         self.queue = max(1, queue)
         self.per_address = max(1, per_address)
         self._lanes = {kind: _Lane() for kind in Work}
         self._running = dict.fromkeys(Work, 0)
+        #: jobs running per kind and key, and how many one key may run of each kind
+        #: (half the threads of the kind: the other half is for the other addresses)
+        self._running_keys: Counter[tuple[Work, str]] = Counter()
+        self.per_key = {kind: max(1, self.limits[kind] // 2) for kind in Work}
+        self.per_key[Work.BOT] = self.threads
         self._clock = time.monotonic
         #: jobs run, dropped (cancelled, stale or late) and refused, for tests and logs
         self.done = 0
@@ -270,8 +282,10 @@ class Advisor:
         for kind in Work:
             lane = self._lanes[kind]
             while lane.waiting and self._fits(kind):
-                job = lane.pop()
-                assert job is not None
+                job = lane.pop(lambda key, kind=kind:  # type: ignore[misc]
+                               self._running_keys[kind, key] >= self.per_key[kind])
+                if job is None:
+                    break  # every waiting key runs all it may
                 if job.future.done():
                     continue
                 if job.wanted is not None and not job.wanted():
@@ -289,11 +303,15 @@ class Advisor:
     def _start(self, job: _Job) -> None:
         job.started = True
         self._running[job.kind] += 1
-        done = asyncio.get_running_loop().run_in_executor(self._pool, job.function,
-                                                         *job.args)
+        self._running_keys[job.kind, job.key] += 1
+        pool = self._pool if job.kind <= Work.HINT else self._low
+        done = asyncio.get_running_loop().run_in_executor(pool, job.function, *job.args)
 
         def finished(result: asyncio.Future[Any]) -> None:
             self._running[job.kind] -= 1
+            self._running_keys[job.kind, job.key] -= 1
+            if not self._running_keys[job.kind, job.key]:
+                del self._running_keys[job.kind, job.key]
             self.done += 1
             if not job.future.done():
                 if result.cancelled():
@@ -312,7 +330,14 @@ class Advisor:
                 if not job.future.done():
                     job.future.cancel()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._low.shutdown(wait=False, cancel_futures=True)
         self.odds.close()
+
+
+def _lower_priority() -> None:
+    """In a new low-priority worker thread: a nicer thread (Linux: per thread)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
 class OddsTables:

@@ -32,7 +32,7 @@ from ..ai.levels import LEVELS
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
 from .advice import Budget, Work, review_message, warm_up
-from .connection import Close, Connection
+from .connection import Close, Connection, dumps
 from .hub import Hub
 from .limits import AddressLimiter, ConnectionCounter, TokenBucket
 from .party import Parties
@@ -184,7 +184,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         advisor = hub().advisor
         budget = Budget(time.monotonic() + settings.review_deadline)
         job = asyncio.ensure_future(advisor.run(
-            review_message, body, settings.review_samples, settings.max_review_moves,
+            _review_text, body, settings.review_samples, settings.max_review_moves,
             settings.review_deals, budget, advisor.odds.ready, kind=Work.REVIEW,
             key=_address(request), wait=settings.review_deadline, budget=budget))
         gone = asyncio.ensure_future(_disconnected(request))
@@ -196,7 +196,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 job.cancel()
         if not job.done() or job.cancelled():
             return Response(status_code=499)  # nobody is there to read it
-        return JSONResponse(job.result())
+        return Response(job.result(), media_type="application/json")
 
     async def healthz(_request: Request) -> Response:
         """For load balancers: 200 while this process can serve (with a shared database:
@@ -326,6 +326,11 @@ async def _raw_body(request: Request, limit: int) -> bytes:
         if len(body) > limit:
             raise ProtocolError("too_large", f"the body is over {limit} bytes")
     return body
+
+
+def _review_text(*args: Any) -> str:
+    """In a worker: the review's JSON text (a long one takes a while to write)."""
+    return dumps(review_message(*args))
 
 
 async def _disconnected(request: Request) -> None:
