@@ -73,12 +73,22 @@ class Settings:
     create_rate: float = 20.0
     #: seats taken (HTTP) plus websocket joins per minute per client address
     join_rate: float = 120.0
-    #: open websockets per client address
+    #: open websockets per client address, and on the whole server
     max_connections: int = 32
+    max_sockets: int = 10_000
+    #: tables this process holds in memory at most: a new table beyond it is refused
+    #: ``busy`` (finished ones nobody watches are let go first)
+    max_tables: int = 5_000
+    #: networks of reverse proxies (``127.0.0.1/32``, ``10.0.0.0/8``) whose
+    #: ``X-Forwarded-For`` names the client address; from any other peer it is ignored
+    trusted_proxies: tuple[str, ...] = ()
     #: seconds a websocket may stay open without joining a table
     join_timeout: float = 10.0
     #: seconds a table waits for its open seats before it expires (and is deleted)
     waiting_ttl: float = 24 * 3600.0
+    #: seconds a table still playing is kept once no one is connected and no move was
+    #: made (abandoned: it expires and is deleted)
+    abandoned_ttl: float = 24 * 3600.0
     #: seconds a finished table is kept (``trashcards export`` saves the records first)
     retention: float = 30 * 24 * 3600.0
     #: seconds between two sweeps for expired and old tables

@@ -82,7 +82,7 @@ from .protocol import (
 )
 from .settings import Settings
 from .storage import Notice, OwnerLostError, SeatTakenError, Storage
-from .store import MoveWrite, SeatRow, TableRow, WriteError, hash_token
+from .store import MoveWrite, SeatRow, StoreError, TableRow, WriteError, hash_token
 
 __all__ = ["Advance", "Table", "storage_error", "unavailable", "unique_name", "valid_name"]
 
@@ -100,7 +100,7 @@ _DECISIONS = (Phase.DRAW, Phase.WILD, Phase.SWAP)
 STORAGE_RETRY = 5.0
 
 
-def storage_error(exc: WriteError) -> ProtocolError:
+def storage_error(exc: StoreError) -> ProtocolError:
     """What a client hears when its request could not be saved."""
     return ProtocolError("storage_error", "the server could not save this, so nothing "
                                           f"changed: try again in a moment ({exc})",
@@ -197,6 +197,9 @@ class Table:
         self.owner = owner
         #: called when a write finds that this process lost the table
         self.on_lost: Callable[[Table], None] = lambda _table: None
+        #: when the last move was made, the last connection left or the table was
+        #: loaded (wall clock): an abandoned table expires ``abandoned_ttl`` after it
+        self.last_active = settings.wall_clock()
         #: the hint being computed or computed for each seat
         self._hints: dict[int, _HintJob] = {}
         #: the latest ``chances`` frame and its version; the update running
@@ -417,8 +420,10 @@ class Table:
 
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
-        if not self.conns and self._chances_task is not None:
-            self._chances_task.cancel()  # nobody watches: the update is not wanted
+        if not self.conns:
+            self.last_active = self.settings.wall_clock()
+            if self._chances_task is not None:
+                self._chances_task.cancel()  # nobody watches: the update is not wanted
 
     def close_connections(self, close: Close) -> None:
         """Close every connection (the table expired or was purged)."""
@@ -695,6 +700,7 @@ class Table:
     def _publish(self, advance: Advance) -> None:
         """Committed moves: the table takes them and every connection hears of them."""
         start = self.version
+        self.last_active = self.settings.wall_clock()
         self.status = advance.status
         self.state = advance.state
         self.moves.extend(advance.entries)
