@@ -707,8 +707,10 @@ class Attacker:
 def attack_main(args: argparse.Namespace) -> None:
     """``--attack``: the victims play through every phase of one run on one server."""
     with tempfile.TemporaryDirectory() as tmp:
+        # the server's own limits, but for reviews and the tables and sockets one
+        # address may open (lifted by serve()), so that the attacker can flood
         proc, url = serve(Path(tmp) / "attack.sqlite3", "--round-pause", "1",
-                          "--hint-rate", "100", "--review-rate", "100000")
+                          "--review-rate", "100000")
         try:
             wait_until_up(url, 1)
             results = asyncio.run(_attack(args, url))

@@ -152,7 +152,9 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
         "max_body": max_body, "max_queue_bytes": max_queue_bytes,
         "waiting_ttl": waiting_ttl * 3600, "retention": retention * 86400,
         "allowed_origins": allow_origins, "ai_workers": ai_workers, "hint_rate": hint_rate,
-        "hint_burst": max(1, round(2 * hint_rate)), "review_rate": review_rate,
+        "hint_burst": max(1, round(2 * hint_rate)),
+        "hint_address_rate": max(hint_rate, _DEFAULT.get("hint_address_rate", 10.0)),
+        "review_rate": review_rate,
         "review_deadline": review_deadline, "max_sockets": max_sockets,
         "max_tables": max_tables, "abandoned_ttl": abandoned_ttl * 3600,
         "trusted_proxies": trusted_proxies}

@@ -85,6 +85,7 @@ class _Guards:
     joins: AddressLimiter
     reviews: AddressLimiter
     connections: ConnectionCounter
+    hints: AddressLimiter
     proxies: tuple[Network, ...] = ()
     #: open websockets of the whole server
     sockets: int = 0
@@ -96,6 +97,9 @@ class _Guards:
         return cls(per_minute(settings.create_rate), per_minute(settings.join_rate),
                    per_minute(settings.review_rate),
                    ConnectionCounter(settings.max_connections),
+                   AddressLimiter(settings.hint_address_rate,
+                                  max(1, math.ceil(2 * settings.hint_address_rate)),
+                                  settings.clock),
                    proxy_networks(settings.trusted_proxies))
 
 
@@ -453,7 +457,7 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guard
                 conn.send_json({"type": "pong"})
                 continue
             if isinstance(message, HintRequest):
-                wait = hints.wait()
+                wait = hints.wait() or guards.hints.wait(address)
                 if wait > 0:
                     conn.error("rate_limited", f"at most {settings.hint_rate:g} hints per "
                                                "second", wait)

@@ -127,6 +127,9 @@ class Settings:
     #: hint requests per second accepted per connection, and the burst allowed
     hint_rate: float = 2.0
     hint_burst: int = 4
+    #: hint requests per second accepted per client address, all its connections
+    #: together (a burst of twice as many)
+    hint_address_rate: float = 10.0
     #: reviews per minute per client address (a burst of as many)
     review_rate: float = 6.0
     #: largest record a review takes, in bytes and in moves
