@@ -271,6 +271,27 @@ def test_hints_are_rate_limited_per_connection(tmp_path: Path) -> None:
             assert sock.recv_type("hint")["version"] == version
 
 
+def test_hints_are_rate_limited_per_address_across_its_sockets(tmp_path: Path) -> None:
+    with _fast_client(tmp_path, hint_address_rate=1.0, clock=lambda: 0.0) as client:
+        table_id, tokens = _seats(client, ME_AND_HOTSEAT)
+        with client.websocket_connect(f"/ws/{table_id}") as one, \
+                client.websocket_connect(f"/ws/{table_id}") as two:
+            a, b = Socket(one), Socket(two)
+            a.join(tokens)
+            b.join(tokens)
+            version, seat = _to_act(a)
+            _to_act(b)
+            request = {"type": "hint", "token": tokens[seat], "version": version}
+            a.send(request)
+            b.send(request)  # the burst of the address: two
+            assert a.recv_type("hint")["version"] == version
+            assert b.recv_type("hint")["version"] == version
+            a.send(request)
+            error = a.recv_type("error")
+            assert error["code"] == "rate_limited"
+            assert error["retry_after"] > 0
+
+
 def _dealt(seed: int) -> State:
     state = new_match(Rules.preset_named("standard"), ("Ana", "Bo"))
     rng = __import__("random").Random(seed)
