@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -59,6 +60,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -464,6 +466,305 @@ def ai_main(args: argparse.Namespace) -> None:
           f"  (target: p99 under 50 ms: {'met' if p99 < 0.050 else 'NOT met'})")
 
 
+# -- the attack scenario (issue 21) ------------------------------------------------------
+
+#: The phases of ``--attack``, in order: what the other address does meanwhile.
+PHASES = ("none", "hint flood", "review flood", "watched tables", "after")
+#: The address the attacker's sockets and requests come from (the victim: 127.0.0.1).
+ATTACKER = "127.0.0.2"
+
+
+@dataclass
+class VictimStats:
+    """What one phase of ``--attack`` measures at the victim's tables."""
+
+    moves: list[float] = field(default_factory=list)
+    hints: list[float] = field(default_factory=list)
+    replies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    attack: dict[str, int] = field(default_factory=dict)
+
+    def count(self, table: dict[str, int], what: str) -> None:
+        table[what] = table.get(what, 0) + 1
+
+
+class Victim:
+    """One person (greedy, at ``think`` pace, asking for a hint before every decision)
+    against the server's expert bot at its live pace, on a 2-player standard table;
+    records into ``self.stats`` (swapped per phase): the answer to each move, to each
+    hint, and the expert's reply (from the person's move to the bot's)."""
+
+    def __init__(self, url: str, seed: int, think: float) -> None:
+        self.url, self.think = url, think
+        self.rules = Rules.preset_named("standard")
+        self.person = make_bot("greedy", random.Random(f"victim/{seed}"))
+        self.rng = random.Random(f"victim-think/{seed}")
+        self.stats = VictimStats()
+        self._thinking: set[asyncio.Task[None]] = set()
+
+    async def run(self, http: httpx.AsyncClient, stop: asyncio.Event) -> None:
+        made = (await http.post(f"{self.url}/api/tables", json={
+            "rules": {"preset": "standard"}, "hints": True,
+            "seats": [{"kind": "me", "name": "Victim"}, {"kind": "bot", "bot": "expert"}]})
+                ).json()
+        table_id: str | None = made["table_id"]
+        token = made["seats"][0]["token"]
+        while table_id is not None and not stop.is_set():
+            table_id = await self._play(table_id, token, stop)
+
+    async def _play(self, table_id: str, token: str, stop: asyncio.Event) -> str | None:
+        ws_url = self.url.replace("http", "ws", 1) + f"/ws/{table_id}"
+        sent: dict[int, float] = {}
+        asked: dict[int, float] = {}
+        bot_since: float | None = None
+        async with connect(ws_url, max_queue=None, ping_interval=None, open_timeout=60,
+                           compression=None) as ws:
+            await ws.send(json.dumps({"type": "join", "tokens": [token], "version": None}))
+            async for text in ws:
+                now = time.perf_counter()
+                message = json.loads(text)
+                kind = message["type"]
+                stats = self.stats
+                if kind == "error":
+                    stats.count(stats.errors, message["code"])
+                    start = asked.pop(message.get("version", -1), None)
+                    continue
+                if kind == "rematch":
+                    return str(message["table_id"])
+                if kind == "hint":
+                    start = asked.pop(message["version"], None)
+                    if start is not None:
+                        stats.hints.append(now - start)
+                    continue
+                if kind not in ("state", "events"):
+                    continue
+                state, version = message["state"], message["version"]
+                if kind == "events":
+                    start = sent.pop(message["from_version"], None)
+                    if start is not None:
+                        stats.moves.append(now - start)
+                    elif bot_since is not None:
+                        stats.replies.append(now - bot_since)
+                    bot_since = None
+                    if state["to_act"] == 1 and state["phase"] in ("draw", "wild", "swap"):
+                        bot_since = now
+                if stop.is_set():
+                    return None
+                if state["phase"] == "match_over":
+                    await ws.send(json.dumps({"type": "rematch", "token": token}))
+                    continue
+                if state["to_act"] != 0 or state["phase"] not in ("draw", "wild", "swap"):
+                    continue
+                asked[version] = time.perf_counter()
+                await ws.send(json.dumps({"type": "hint", "token": token,
+                                          "version": version}))
+                # think while the answers are read (a hint is timed to its arrival)
+                thinking = asyncio.create_task(self._act(ws, token, state, version, sent))
+                self._thinking.add(thinking)
+                thinking.add_done_callback(self._thinking.discard)
+        return None
+
+    async def _act(self, ws: ClientConnection, token: str, state: dict[str, Any],
+                   version: int, sent: dict[int, float]) -> None:
+        await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+        action = self.person.choose(view_from_json(state, self.rules))
+        sent[version] = time.perf_counter()
+        with contextlib.suppress(Exception):  # the socket closed meanwhile
+            await ws.send(json.dumps({"type": "act", "token": token,
+                                      "action": str(action), "version": version}))
+
+
+def _long_record(seed: int, moves: int) -> str:
+    """A record of four random bots (no match-odds table: a review plays every decision
+    out to the end of the match), cut at ``moves`` moves."""
+    from trashcards.session import Match
+    from trashcards.views import view
+    match = Match(Rules.preset_named("standard"), [f"p{i}" for i in range(4)],
+                  random.Random(seed))
+    bots = [make_bot("random", random.Random(seed * 10 + i)) for i in range(4)]
+    match.advance()
+    while not match.over and len(match.record.moves) < moves:
+        seat = match.state.to_act
+        assert seat is not None
+        match.play(bots[seat].choose(view(match.state, seat)))
+        match.advance()
+    return match.record.dumps()
+
+
+class Attacker:
+    """Everything the other address does, phase by phase (see ``--attack``)."""
+
+    def __init__(self, url: str, stats: Callable[[], VictimStats]) -> None:
+        self.url = url
+        self.stats = stats
+        self.ws_url = url.replace("http", "ws", 1)
+        self.records = [_long_record(seed, 600) for seed in range(4)]
+
+    def _count(self, what: str) -> None:
+        stats = self.stats()
+        stats.count(stats.attack, what)
+
+    async def hint_flood(self, http: httpx.AsyncClient, stop: asyncio.Event,
+                         tables: int = 20) -> None:
+        """Four-player tables of the attacker's own seats (no odds table: costly hints),
+        each seat asking for a hint again and again and moving as soon as it gets one."""
+        await asyncio.gather(*(self._hint_table(http, stop, n) for n in range(tables)))
+
+    async def _hint_table(self, http: httpx.AsyncClient, stop: asyncio.Event,
+                          n: int) -> None:
+        made = (await http.post(f"{self.url}/api/tables", json={
+            "rules": {"preset": "standard"}, "hints": True,
+            "seats": [{"kind": "hotseat", "name": f"A{s}"} for s in range(4)]})).json()
+        tokens = [s["token"] for s in made["seats"]]
+        bot = make_bot("greedy", random.Random(f"attacker/{n}"))
+        rules = Rules.preset_named("standard")
+        async with connect(f"{self.ws_url}/ws/{made['table_id']}", max_queue=None,
+                           ping_interval=None, compression=None,
+                           local_addr=(ATTACKER, 0)) as ws:
+            await ws.send(json.dumps({"type": "join", "tokens": tokens, "version": None}))
+            state: dict[str, Any] | None = None
+            version = -1
+            while not stop.is_set():
+                if state is not None and state["to_act"] is not None and \
+                        state["phase"] in ("draw", "wild", "swap"):
+                    await ws.send(json.dumps({"type": "hint", "version": version,
+                                              "token": tokens[state["to_act"]]}))
+                    self._count("hints asked")
+                try:
+                    text = await asyncio.wait_for(ws.recv(), 0.05)
+                except TimeoutError:
+                    continue
+                message = json.loads(text)
+                if message["type"] in ("state", "events"):
+                    state, version = message["state"], message["version"]
+                    if state["phase"] in ("round_over", "match_over"):
+                        await ws.send(json.dumps({"type": "next_round", "token": tokens[0]}))
+                elif message["type"] == "hint" and state is not None and \
+                        message["version"] == version:
+                    self._count("hints answered")
+                    action = bot.choose(view_from_json(state, rules))
+                    await ws.send(json.dumps({"type": "act", "action": str(action),
+                                              "version": version,
+                                              "token": tokens[state["to_act"]]}))
+                elif message["type"] == "error":
+                    self._count(f"error {message['code']}")
+
+    async def review_flood(self, http: httpx.AsyncClient, stop: asyncio.Event,
+                           parallel: int = 12) -> None:
+        async def one(n: int) -> None:
+            while not stop.is_set():
+                try:
+                    response = await http.post(
+                        f"{self.url}/api/review", content=self.records[n % 4],
+                        headers={"content-type": "application/json"}, timeout=120)
+                    self._count(f"review {response.status_code}")
+                    if response.status_code != 200:
+                        await asyncio.sleep(0.2)
+                except httpx.HTTPError as exc:
+                    self._count(type(exc).__name__)
+        await asyncio.gather(*(one(n) for n in range(parallel)))
+
+    async def watched_tables(self, http: httpx.AsyncClient, stop: asyncio.Event,
+                             tables: int = 100) -> None:
+        """Tables of four greedy bots at live pace, each watched by one socket: win
+        chances for every version (four players: played out to the end of the match)."""
+        async def one(n: int) -> None:
+            made = (await http.post(f"{self.url}/api/tables", json={
+                "rules": {"preset": "standard"},
+                "seats": [{"kind": "bot", "bot": "greedy"} for _ in range(4)]})).json()
+            async with connect(f"{self.ws_url}/ws/{made['table_id']}", max_queue=None,
+                               ping_interval=None, compression=None,
+                               local_addr=(ATTACKER, 0)) as ws:
+                await ws.send(json.dumps({"type": "join", "tokens": [], "version": None}))
+                while not stop.is_set():
+                    try:
+                        text = await asyncio.wait_for(ws.recv(), 0.5)
+                    except TimeoutError:
+                        continue
+                    if json.loads(text)["type"] == "chances":
+                        self._count("chances frames")
+        for result in await asyncio.gather(*(one(n) for n in range(tables)),
+                                           return_exceptions=True):
+            if isinstance(result, Exception):
+                self._count(type(result).__name__)
+
+
+def attack_main(args: argparse.Namespace) -> None:
+    """``--attack``: the victims play through every phase of one run on one server."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # the server's own limits, but for reviews and the tables and sockets one
+        # address may open (lifted by serve()), so that the attacker can flood
+        proc, url = serve(Path(tmp) / "attack.sqlite3", "--round-pause", "1",
+                          "--review-rate", "100000")
+        try:
+            wait_until_up(url, 1)
+            results = asyncio.run(_attack(args, url))
+        finally:
+            stop_server(proc)
+    ms = 1000.0
+    print(f"victims: {args.tables} table(s) of one person (think {args.think:g} s, a hint "
+          f"before every decision) against the expert at its live pace (0.7 s + up to "
+          f"0.5 s); each phase {args.seconds:g} s, attacker from {ATTACKER}")
+    print("| attack from another address | move p50 / p99 | hint p50 / p99 | "
+          "expert reply p99 | ratios to none (move, hint, reply p99) | victim errors | "
+          "attacker |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    base = results["none"]
+
+    def p(values: list[float], q: float) -> float:
+        return percentile(values, q) * ms
+
+    for name, stats in results.items():
+        ratios = (f"{p(stats.moves, 0.99) / p(base.moves, 0.99):.2f} / "
+                  f"{p(stats.hints, 0.99) / p(base.hints, 0.99):.2f} / "
+                  f"{p(stats.replies, 0.99) / p(base.replies, 0.99):.2f}")
+        print(f"| {name} | {p(stats.moves, 0.5):.1f} / {p(stats.moves, 0.99):.1f} ms "
+              f"(n={len(stats.moves)}) | {p(stats.hints, 0.5):.1f} / "
+              f"{p(stats.hints, 0.99):.1f} ms (n={len(stats.hints)}) | "
+              f"{p(stats.replies, 0.99):.0f} ms (n={len(stats.replies)}) | {ratios} | "
+              f"{stats.errors or '-'} | {stats.attack or '-'} |")
+    worst = {name: (percentile(s.moves, 0.99), percentile(s.hints, 0.99),
+                    percentile(s.replies, 0.99)) for name, s in results.items()}
+    met = all(m <= 0.050 and h <= 0.250 and r <= 1.2 + 0.100
+              for m, h, r in worst.values())
+    print(f"goals (move p99 <= 50 ms, hint p99 <= 250 ms, expert reply p99 <= 1.2 s + "
+          f"100 ms, in every phase): {'met' if met else 'NOT met'}")
+
+
+async def _attack(args: argparse.Namespace, url: str) -> dict[str, VictimStats]:
+    results: dict[str, VictimStats] = {}
+    stop = asyncio.Event()
+    async with httpx.AsyncClient(timeout=60) as http, httpx.AsyncClient(
+            timeout=120, transport=httpx.AsyncHTTPTransport(local_address=ATTACKER),
+            limits=httpx.Limits(max_connections=200)) as evil:
+        victims = [Victim(url, n, args.think) for n in range(args.tables)]
+        tasks = [asyncio.create_task(v.run(http, stop)) for v in victims]
+        current = VictimStats()
+        attacker = Attacker(url, lambda: current)
+        await asyncio.sleep(args.warmup)
+        for phase in PHASES:
+            current = VictimStats()
+            for victim in victims:
+                victim.stats = current
+            halt = asyncio.Event()
+            attack = {"hint flood": attacker.hint_flood, "review flood":
+                      attacker.review_flood, "watched tables": attacker.watched_tables
+                      }.get(phase)
+            running = asyncio.create_task(attack(evil, halt)) if attack else None
+            print(f"phase: {phase}", file=sys.stderr, flush=True)
+            await asyncio.sleep(args.seconds)
+            results[phase] = current
+            halt.set()
+            if running is not None:
+                await asyncio.wait([running], timeout=10)
+                running.cancel()
+        stop.set()
+        await asyncio.wait(tasks, timeout=10)
+        for task in tasks:
+            task.cancel()
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=500)
@@ -485,7 +786,24 @@ def main() -> None:
                         help="the AI scenario instead: --tables people (default 100) against "
                              "expert bots, asking for hints, with win chances, against a "
                              "baseline without AI in the same run")
+    parser.add_argument("--attack", action="store_true",
+                        help="the attack scenario instead: --tables victims (default 2) "
+                             "against expert bots, with hints, through the phases none / "
+                             "hint flood / review flood / watched tables / after of an "
+                             "attacker at another address (127.0.0.2), --seconds each "
+                             "(default 15)")
     args = parser.parse_args()
+    if args.attack:
+        if args.tables == parser.get_default("tables"):
+            args.tables = 2
+        if args.seconds == parser.get_default("seconds"):
+            args.seconds = 15.0
+        if args.think == parser.get_default("think"):
+            args.think = 0.3
+        if args.warmup == parser.get_default("warmup"):
+            args.warmup = 3.0
+        attack_main(args)
+        return
     if args.ai:
         if args.tables == parser.get_default("tables"):
             args.tables = 100

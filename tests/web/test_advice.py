@@ -9,6 +9,7 @@ replays of test_leak.py check the same through whole matches.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -164,6 +165,9 @@ def test_the_event_loop_answers_while_a_hint_is_computed(
 
 def test_busy_workers_refuse_a_hint_with_a_retry(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """One worker, one address: its hints take one thread and one more may wait
+    (``ai_queue=1``); the same seat and version share one computation; the next
+    table's hint is ``busy``."""
     release = threading.Event()
     real = advice.hint
     with _fast_client(tmp_path, ai_workers=1, ai_queue=1) as client:
@@ -171,28 +175,79 @@ def test_busy_workers_refuse_a_hint_with_a_retry(tmp_path: Path,
                             lambda *a, **k: (release.wait(20), real(*a, **k))[1])
         table_id, tokens = _seats(client, ME_AND_HOTSEAT)
         with client.websocket_connect(f"/ws/{table_id}") as first, \
-                client.websocket_connect(f"/ws/{table_id}") as second:
+                client.websocket_connect(f"/ws/{table_id}") as second, \
+                contextlib.ExitStack() as stack:
             a, b = Socket(first), Socket(second)
             a.join(tokens)
             version, seat = _to_act(a)
-            a.recv_chances(version)  # the win chances no longer take the only place
+            a.recv_chances(version)  # the win chances no longer take a place
             a.send({"type": "hint", "token": tokens[seat], "version": version})
-            time.sleep(0.2)  # the first hint holds the only place
+            time.sleep(0.2)  # the first hint holds a thread
             b.join([tokens[seat]])
             _to_act(b)
             b.send({"type": "hint", "token": tokens[seat], "version": version})
             # the same seat and version share the running computation: not busy
-            other_table, other_tokens = _seats(client, ME_AND_HOTSEAT)
-            with client.websocket_connect(f"/ws/{other_table}") as third:
-                c = Socket(third)
+            others = []
+            for _ in range(3):  # one waiting place, then busy
+                other_table, other_tokens = _seats(client, ME_AND_HOTSEAT)
+                c = Socket(stack.enter_context(client.websocket_connect(f"/ws/{other_table}")))
                 c.join(other_tokens)
                 v, s = _to_act(c)
+                time.sleep(0.3)  # its win chances computed (not waited for: the queue
+                # may be full, and then they are skipped)
                 c.send({"type": "hint", "token": other_tokens[s], "version": v})
-                error = c.recv_type("error")
-                assert error["code"] == "busy"
-                assert error["retry_after"] > 0
+                others.append(c)
+                time.sleep(0.2)
+            error = others[-1].recv_type("error")
+            assert error["code"] == "busy"
+            assert error["retry_after"] > 0
             release.set()
             assert a.recv_type("hint") == b.recv_type("hint")
+            assert others[0].recv_type("hint")["version"] == 2
+            # the waiting one ran, or had waited too long and was refused with a retry
+            assert others[1].recv()["type"] in ("hint", "error")
+
+
+def test_queued_hints_of_closed_sockets_are_never_computed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hints wait while the threads are busy; their sockets close; the waiting ones
+    leave the queue at once and are never computed (nothing stays queued)."""
+    release = threading.Event()
+    calls: list[int] = []
+    real = advice.hint
+
+    def slow_hint(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        release.wait(20)
+        return real(*args, **kwargs)
+
+    with _fast_client(tmp_path, ai_workers=1) as client:
+        monkeypatch.setattr(advice, "hint", slow_hint)
+        with contextlib.ExitStack() as running, contextlib.ExitStack() as queued:
+            for n in range(5):  # one takes the hint thread of the address, four wait
+                table_id, tokens = _seats(client, ME_AND_HOTSEAT)
+                stack = running if n < 1 else queued
+                sock = Socket(stack.enter_context(client.websocket_connect(f"/ws/{table_id}")))
+                sock.join(tokens)
+                version, seat = _to_act(sock)
+                sock.recv_chances(version)
+                sock.send({"type": "hint", "token": tokens[seat], "version": version})
+                time.sleep(0.2)
+            assert len(calls) == 1
+            assert client.get("/healthz").json()["ai_jobs"]["waiting"] == 4
+        # every socket closed: nothing waits, and once released nothing more runs
+        for _ in range(100):
+            if client.get("/healthz").json()["ai_jobs"]["waiting"] == 0:
+                break
+            time.sleep(0.05)
+        assert client.get("/healthz").json()["ai_jobs"]["waiting"] == 0
+        release.set()
+        for _ in range(100):
+            if client.get("/healthz").json()["ai_jobs"]["running"] == 0:
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)
+        assert len(calls) == 1
 
 
 def test_hints_are_rate_limited_per_connection(tmp_path: Path) -> None:
@@ -214,6 +269,27 @@ def test_hints_are_rate_limited_per_connection(tmp_path: Path) -> None:
             clock[0] += 1.0
             sock.send(request)
             assert sock.recv_type("hint")["version"] == version
+
+
+def test_hints_are_rate_limited_per_address_across_its_sockets(tmp_path: Path) -> None:
+    with _fast_client(tmp_path, hint_address_rate=1.0, clock=lambda: 0.0) as client:
+        table_id, tokens = _seats(client, ME_AND_HOTSEAT)
+        with client.websocket_connect(f"/ws/{table_id}") as one, \
+                client.websocket_connect(f"/ws/{table_id}") as two:
+            a, b = Socket(one), Socket(two)
+            a.join(tokens)
+            b.join(tokens)
+            version, seat = _to_act(a)
+            _to_act(b)
+            request = {"type": "hint", "token": tokens[seat], "version": version}
+            a.send(request)
+            b.send(request)  # the burst of the address: two
+            assert a.recv_type("hint")["version"] == version
+            assert b.recv_type("hint")["version"] == version
+            a.send(request)
+            error = a.recv_type("error")
+            assert error["code"] == "rate_limited"
+            assert error["retry_after"] > 0
 
 
 def _dealt(seed: int) -> State:

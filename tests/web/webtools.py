@@ -38,7 +38,8 @@ def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
         "bot_rng": lambda table_id, seat: random.Random(f"{seed}/{table_id}/{seat}"),
         "new_id": lambda: f"t{next(counter)}", "rate": 1e6, "burst": 1_000_000,
         "create_rate": 1e9, "join_rate": 1e9, "max_connections": 1_000_000,
-        "hint_rate": 1e6, "hint_burst": 1_000_000, "review_rate": 1e9,
+        "hint_rate": 1e6, "hint_burst": 1_000_000, "hint_address_rate": 1e6,
+        "review_rate": 1e9,
     }
     values.update(changes)
     return Settings(**values)

@@ -97,6 +97,23 @@ _DEFAULT = _settings_defaults()
 @click.option("--review-rate", default=_DEFAULT.get("review_rate"), show_default=True,
               type=click.FloatRange(min=0, min_open=True), metavar="N",
               help="Game reviews per minute per client address.")
+@click.option("--review-deadline", default=_DEFAULT.get("review_deadline"), show_default=True,
+              type=click.FloatRange(min=0, min_open=True), metavar="S",
+              help="Seconds a game review may take, waiting included, before it is "
+                   "stopped and answered busy.")
+@click.option("--max-sockets", default=_DEFAULT.get("max_sockets"), show_default=True,
+              type=click.IntRange(1), metavar="N",
+              help="Open websockets of the whole server (per process).")
+@click.option("--max-tables", default=_DEFAULT.get("max_tables"), show_default=True,
+              type=click.IntRange(1), metavar="N",
+              help="Tables held in memory (per process); new ones beyond are refused busy.")
+@click.option("--abandoned-ttl", default=_DEFAULT.get("abandoned_ttl", 86400) / 3600,
+              show_default=True, type=click.FloatRange(min=0, min_open=True), metavar="HOURS",
+              help="Hours a table still playing is kept with no one connected and no "
+                   "move made; then it expires.")
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="CIDR",
+              help="A reverse proxy's address or network (10.0.0.0/8): from there the "
+                   "client address is read from X-Forwarded-For; repeatable.")
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               help="Also let pages of ORIGIN (https://example.org) use the server; "
                    "repeatable; '*' allows any. The server's own pages always may.")
@@ -108,8 +125,10 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
           max_http_connections: int, header_timeout: float, join_timeout: float,
           message_rate: float, max_message: int, max_frame: int,
           max_body: int, max_queue_bytes: int, waiting_ttl: float, retention: float,
-          ai_workers: int, hint_rate: float, review_rate: float,
-          allow_origins: tuple[str, ...], test_seed: int | None) -> None:
+          ai_workers: int, hint_rate: float, review_rate: float, review_deadline: float,
+          max_sockets: int, max_tables: int, abandoned_ttl: float,
+          trusted_proxies: tuple[str, ...], allow_origins: tuple[str, ...],
+          test_seed: int | None) -> None:
     """Serve the browser game (online tables, bots, hot-seat) and print the URL to open.
 
     Every limit has a sensible default; docs/protocol.md ("Limits") explains each.
@@ -118,6 +137,7 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
         import uvicorn
 
         from ..web import Settings, create_app, default_db_path, guard
+        from ..web.limits import proxy_networks
         from ..web.settings import seeded_sources
         from ..web.storage import is_postgres
         from ..web.store import StoreError
@@ -145,7 +165,16 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
         "max_body": max_body, "max_queue_bytes": max_queue_bytes,
         "waiting_ttl": waiting_ttl * 3600, "retention": retention * 86400,
         "allowed_origins": allow_origins, "ai_workers": ai_workers, "hint_rate": hint_rate,
-        "hint_burst": max(1, round(2 * hint_rate)), "review_rate": review_rate}
+        "hint_burst": max(1, round(2 * hint_rate)),
+        "hint_address_rate": max(hint_rate, _DEFAULT.get("hint_address_rate", 10.0)),
+        "review_rate": review_rate,
+        "review_deadline": review_deadline, "max_sockets": max_sockets,
+        "max_tables": max_tables, "abandoned_ttl": abandoned_ttl * 3600,
+        "trusted_proxies": trusted_proxies}
+    try:
+        proxy_networks(trusted_proxies)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--trusted-proxy") from None
     if test_seed is not None and workers > 1:
         raise click.ClickException("--test-seed runs one process only (not with --workers)")
     seeded = {} if test_seed is None else seeded_sources(test_seed)
@@ -171,8 +200,8 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
     processes = f", {workers} processes" if workers > 1 else ""
     click.echo(f"Trash is served at http://{shown}:{bound}/  (database: {where}{processes})")
     click.echo("Open that address in a browser; press Ctrl+C to stop.")
-    # Frames are small JSON: compressing them costs more CPU than it saves. The client
-    # address is the TCP peer's (no X-Forwarded-For): the per-address limits count it.
+    # Frames are small JSON: compressing them costs more CPU than it saves. uvicorn does
+    # not read X-Forwarded-For: the app does, from --trusted-proxy peers only.
     options: dict[str, Any] = {"log_level": "warning", "ws_max_size": settings.max_frame,
                                "ws_per_message_deflate": False, "lifespan": "on",
                                "proxy_headers": False, "http": guard.PROTOCOL}

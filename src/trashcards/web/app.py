@@ -36,11 +36,18 @@ from ..ai.levels import LEVELS
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
 from . import offline
-from .advice import review_message, warm_up
+from .advice import Budget, Work, review_message, warm_up
 from .backends import open_storage
-from .connection import Close, Connection
+from .connection import Close, Connection, dumps
 from .hub import Hub
-from .limits import AddressLimiter, ConnectionCounter, TokenBucket
+from .limits import (
+    AddressLimiter,
+    ConnectionCounter,
+    Network,
+    TokenBucket,
+    client_address,
+    proxy_networks,
+)
 from .party import PARTY_TABLES, Parties
 from .protocol import (
     CreateParty,
@@ -54,8 +61,9 @@ from .protocol import (
     parse_json,
 )
 from .settings import Settings
+from .storage import OwnerLostError
 from .store import StoreError
-from .table import Table
+from .table import Table, storage_error, unavailable
 
 __all__ = ["create_app", "origin_allowed"]
 
@@ -72,6 +80,7 @@ _STATUS = {"no_table": 404, "no_party": 404, "quarantined": 410, "seat_taken": 4
 NO_TABLE = 4404
 NO_JOIN = Close(4400, "no join in time: join right after connecting")
 TOO_MANY = Close(4429, "too many connections from your address")
+FULL = Close(4503, "the server has as many connections as it takes: try again later")
 #: Longest table id looked up (ids are 11 characters).
 _MAX_ID = 64
 
@@ -119,6 +128,10 @@ class _Guards:
     joins: AddressLimiter
     reviews: AddressLimiter
     connections: ConnectionCounter
+    hints: AddressLimiter
+    proxies: tuple[Network, ...] = ()
+    #: open websockets of the whole server
+    sockets: int = 0
 
     @classmethod
     def of(cls, settings: Settings) -> _Guards:
@@ -126,7 +139,11 @@ class _Guards:
             return AddressLimiter(rate / 60.0, math.ceil(rate), settings.clock)
         return cls(per_minute(settings.create_rate), per_minute(settings.join_rate),
                    per_minute(settings.review_rate),
-                   ConnectionCounter(settings.max_connections))
+                   ConnectionCounter(settings.max_connections),
+                   AddressLimiter(settings.hint_address_rate,
+                                  max(1, math.ceil(2 * settings.hint_address_rate)),
+                                  settings.clock),
+                   proxy_networks(settings.trusted_proxies))
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -179,7 +196,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                             headers={"Cache-Control": "no-cache"})
 
     async def create_table(request: Request) -> Response:
-        _check_post(request, settings, guards.creates, "tables created")
+        _check_post(request, settings, guards.creates, "tables created", guards.proxies)
         spec = CreateTable.model_validate(await _body(request, settings))
         table, mine = await hub().create(spec)
         return JSONResponse({"table_id": table.id, "seats": mine, "invite": f"/t/{table.id}",
@@ -187,7 +204,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def create_party(request: Request) -> Response:
         # a party makes two tables at once: it costs two of the address's creates
-        _check_post(request, settings, guards.creates, "tables created", cost=PARTY_TABLES)
+        _check_post(request, settings, guards.creates, "tables created", guards.proxies,
+                    cost=PARTY_TABLES)
         spec = CreateParty.model_validate(await _body(request, settings))
         return JSONResponse(await parties["parties"].create(spec), status_code=201)
 
@@ -201,7 +219,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse((await _table(hub(), request)).info())
 
     async def join_table(request: Request) -> Response:
-        _check_post(request, settings, guards.joins, "joins")
+        _check_post(request, settings, guards.joins, "joins", guards.proxies)
         table = await _table(hub(), request)
         spec = JoinTable.model_validate(await _body(request, settings))
         seat, token, name = await hub().take_seat(table, spec.name, spec.seat)
@@ -235,11 +253,25 @@ def create_app(settings: Settings | None = None) -> Starlette:
             for level in LEVELS]})
 
     async def review_record(request: Request) -> Response:
-        _check_post(request, settings, guards.reviews, "reviews")
+        _check_post(request, settings, guards.reviews, "reviews", guards.proxies)
         body = await _raw_body(request, settings.max_review_body)
-        result = await hub().advisor.run(review_message, body, settings.review_samples,
-                                         settings.max_review_moves)
-        return JSONResponse(result)
+        advisor = hub().advisor
+        budget = Budget(time.monotonic() + settings.review_deadline)
+        job = asyncio.ensure_future(advisor.run(
+            _review_text, body, settings.review_samples, settings.max_review_moves,
+            settings.review_deals, budget, advisor.odds.ready, kind=Work.REVIEW,
+            key=_address(request, guards.proxies), wait=settings.review_deadline,
+            budget=budget))
+        gone = asyncio.ensure_future(_disconnected(request))
+        try:  # a client that hangs up takes its review out of the queue (or stops it)
+            await asyncio.wait((job, gone), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            if not job.done():
+                job.cancel()
+        if not job.done() or job.cancelled():
+            return Response(status_code=499)  # nobody is there to read it
+        return Response(job.result(), media_type="application/json")
 
     async def healthz(_request: Request) -> Response:
         """For load balancers: 200 while this process can serve (with a shared database:
@@ -250,6 +282,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if ok and the_hub.cluster is not None:  # and its tables can move
             ok = the_hub.cluster.healthy()
         body = {"ok": ok, "process": store.process_id, "ai": warm.state,
+                "ai_jobs": {"waiting": the_hub.advisor.waiting,
+                            "running": the_hub.advisor.running},
                 "tables_owned": sum(t.owned for t in the_hub.tables.values()),
                 "tables_followed": sum(not t.owned for t in the_hub.tables.values())}
         return JSONResponse(body, status_code=200 if ok else 503)
@@ -351,12 +385,14 @@ def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> b
     return shown in {a.strip().lower().rstrip("/") for a in allowed}
 
 
-def _address(connection: Request | WebSocket) -> str:
-    return connection.client.host if connection.client is not None else "unknown"
+def _address(connection: Request | WebSocket, proxies: tuple[Network, ...] = ()) -> str:
+    """The client's address (behind a trusted proxy: the one it forwards for)."""
+    peer = connection.client.host if connection.client is not None else "unknown"
+    return client_address(peer, connection.headers.get("x-forwarded-for"), proxies)
 
 
 def _check_post(request: Request, settings: Settings, limiter: AddressLimiter,
-                what: str, cost: int = 1) -> None:
+                what: str, proxies: tuple[Network, ...] = (), cost: int = 1) -> None:
     """JSON only (so no HTML form of another site can post), from an allowed origin,
     within the address's rate (``cost`` tokens of it); raises :class:`ProtocolError`."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -367,7 +403,7 @@ def _check_post(request: Request, settings: Settings, limiter: AddressLimiter,
     if origin is not None and not origin_allowed(origin, request.headers.get("host"),
                                                  settings.allowed_origins):
         raise ProtocolError("bad_origin", "pages of another site may not use this server")
-    wait = limiter.wait(_address(request), cost)
+    wait = limiter.wait(_address(request, proxies), cost)
     if wait > 0:
         raise ProtocolError("rate_limited", f"too many {what} from your address: try again "
                                             f"in {math.ceil(wait)} s", retry_after=wait)
@@ -381,6 +417,17 @@ async def _raw_body(request: Request, limit: int) -> bytes:
         if len(body) > limit:
             raise ProtocolError("too_large", f"the body is over {limit} bytes")
     return body
+
+
+def _review_text(*args: Any) -> str:
+    """In a worker: the review's JSON text (a long one takes a while to write)."""
+    return dumps(review_message(*args))
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns when the client of ``request`` (whose body was read) hangs up."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 async def _body(request: Request, settings: Settings) -> Any:
@@ -405,11 +452,16 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings, guards: _Gu
                                                  settings.allowed_origins):
         await ws.close(code=4403)  # before accepting: the handshake is refused (HTTP 403)
         return
-    address = _address(ws)
+    address = _address(ws, guards.proxies)
+    if guards.sockets >= settings.max_sockets:
+        await ws.accept()
+        await ws.close(code=FULL.code, reason=FULL.reason)
+        return
     if not guards.connections.open(address):
         await ws.accept()
         await ws.close(code=TOO_MANY.code, reason=TOO_MANY.reason)
         return
+    guards.sockets += 1
     try:
         await ws.accept()
         try:
@@ -422,12 +474,14 @@ async def _serve_socket(ws: WebSocket, hub: Hub, settings: Settings, guards: _Gu
             return
         await _talk(ws, table, hub, settings, guards, address)
     finally:
+        guards.sockets -= 1
         guards.connections.close(address)
 
 
 async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guards: _Guards,
                 address: str) -> None:
     conn = Connection(settings.max_queue, settings.max_queue_bytes)
+    conn.address = address
     bucket = TokenBucket(settings.rate, settings.burst, settings.clock)
     hints = TokenBucket(settings.hint_rate, settings.hint_burst, settings.clock)
     reader = asyncio.current_task()
@@ -475,7 +529,7 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guard
                 conn.send_json({"type": "pong"})
                 continue
             if isinstance(message, HintRequest):
-                wait = hints.wait()
+                wait = hints.wait() or guards.hints.wait(address)
                 if wait > 0:
                     conn.error("rate_limited", f"at most {settings.hint_rate:g} hints per "
                                                "second", wait)
@@ -493,6 +547,12 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings, guard
                     continue
             try:
                 await hub.handle(table, conn, message)
+            except StoreError as exc:  # an outage: expected, one line, the documented code
+                log.warning("table %s: a %s failed on the database: %s", table.id,
+                            message.type, exc)
+                error = unavailable(str(exc)) if isinstance(exc, OwnerLostError) else \
+                    storage_error(exc)
+                conn.error(error.code, error.message, error.retry_after)
             except Exception:  # a bug: say so, keep the connection
                 log.exception("table %s: a %s message failed", table.id, message.type)
                 conn.error("internal", "the server failed on this message; nothing changed")

@@ -5,8 +5,10 @@ of that arrangement:
 
 * **takeover** — every ``claim_interval`` seconds (give or take a fifth, so processes
   do not all look at once) the process checks its owner connection and claims the
-  unfinished tables whose owner is gone (killed, or its connection cut); it runs their
-  bots and timers from where the database has them;
+  unfinished tables whose owner is gone (killed, or its connection cut) or silent for
+  longer than its lease (frozen: its owner connection said nothing for three claim
+  intervals, at least 2.5 s; the epoch fences off whatever it writes when it wakes); it
+  runs their bots and timers from where the database has them;
 * **following** — the database's notices of the tables it follows (those its
   connections watch) are taken in order; a notice that does not follow on, a
   reconnected listener, or a table still short at one tick of the version the database
@@ -102,6 +104,8 @@ class Cluster:
         bus.on_notice(self.notice)
         bus.on_request(self.answer)
         self.settings = hub.settings
+        if hasattr(self.store, "lease"):  # a keepalive comes every claim interval or so
+            self.store.lease = max(self.store.lease, 3.0 * self.settings.claim_interval)
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticks = 0

@@ -41,6 +41,8 @@ class Connection:
         self.queue: asyncio.Queue[str | Close] = asyncio.Queue()
         self.seats: tuple[int, ...] = ()
         self.table_id: str | None = None
+        #: the client's address (for the fair shares of the AI work)
+        self.address = ""
         #: the table version of the last catch-up this connection was sent
         self.caught_up: int | None = None
         #: the first move whose events this connection was sent as history (pages of

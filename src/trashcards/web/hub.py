@@ -60,7 +60,8 @@ class Hub:
         self.store = store
         self.committer = Committer(store, settings.write_retries, settings.write_backoff)
         #: the worker threads of hints, win chances, reviews and expert bots
-        self.advisor = Advisor(settings.ai_workers, settings.ai_queue)
+        self.advisor = Advisor(settings.ai_workers, settings.ai_queue,
+                               settings.ai_per_address)
         self.tables: dict[str, Table] = {}
         #: tables whose stored record cannot be replayed, with the reason: left out
         self.quarantined: dict[str, str] = {}
@@ -226,13 +227,35 @@ class Hub:
                    if not self._busy(t)]
         purged = [t for t in await self.store.finished_before(now - self.settings.retention)
                   if not self._busy(t)]
-        if expired or purged:
-            await self.committer.write(self.store.delete, expired + purged)
-            for table_id in expired + purged:
+        abandoned = [t for t in self.abandoned() if t not in expired]
+        if expired or purged or abandoned:
+            await self.committer.write(self.store.delete, expired + purged + abandoned)
+            for table_id in expired + purged + abandoned:
                 self.gone(table_id)
-            log.info("expired %d waiting table(s), purged %d finished one(s)",
-                     len(expired), len(purged))
-        return len(expired), len(purged)
+            log.info("expired %d waiting table(s) and %d abandoned one(s), purged %d "
+                     "finished one(s)", len(expired), len(abandoned), len(purged))
+        for table in list(self.tables.values()):  # finished ones nobody watches: let go
+            self.release(table)
+        return len(expired) + len(abandoned), len(purged)
+
+    def _room(self) -> None:
+        """Make room for one more table in memory (letting go of the finished ones
+        nobody watches), or raise :class:`ProtocolError` ``busy`` (``max_tables``)."""
+        if len(self.tables) < self.settings.max_tables:
+            return
+        for table in list(self.tables.values()):
+            self.release(table)
+        if len(self.tables) >= self.settings.max_tables:
+            raise ProtocolError("busy", "the server holds as many tables as it may: try "
+                                        "again later", retry_after=60.0)
+
+    def abandoned(self) -> list[str]:
+        """The tables this process plays that are still playing, with no one connected
+        and no move for ``abandoned_ttl`` seconds (since the last one left, at least)."""
+        limit = self.settings.wall_clock() - self.settings.abandoned_ttl
+        return [t.id for t in self.tables.values()
+                if t.owned and t.status == "playing" and not t.conns
+                and t.last_active < limit and not t.lock.locked()]
 
     def gone(self, table_id: str) -> None:
         """The table was deleted: close its connections."""
@@ -295,6 +318,7 @@ class Hub:
         """A new table in memory only, its opening moves if every seat is taken, and the
         row to write; once it is written, :meth:`opened` puts it in play. ``hints``:
         whether the seats may ask for hints (default: :func:`default_hints`)."""
+        self._room()
         table_id = table_id or await self.new_id()
         hints = hints if hints is not None else default_hints(seats)
         table = Table(table_id, rules, seats, "waiting", None, self.settings, self.store,

@@ -1,17 +1,23 @@
 """Rate limits and caps: a token bucket, the same per client address, and a count of
 open connections per address (docs/protocol.md, "Limits").
 
-An *address* is the TCP peer's IP address as the ASGI server reports it. Every structure
+An *address* is the TCP peer's IP address as the ASGI server reports it, or, when that
+peer is a trusted reverse proxy (``--trusted-proxy``), the client its ``X-Forwarded-For``
+names (:func:`client_address`). Every structure
 here is bounded: an address whose bucket is full again is forgotten, and at most
 ``max_addresses`` are tracked (the idlest are forgotten first).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import ipaddress
+from collections.abc import Callable, Sequence
 from typing import Final
 
-__all__ = ["AddressLimiter", "ConnectionCounter", "TokenBucket"]
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+__all__ = ["AddressLimiter", "ConnectionCounter", "TokenBucket", "client_address",
+           "proxy_networks"]
 
 #: Addresses tracked by one limiter before the idlest are forgotten.
 MAX_ADDRESSES: Final = 50_000
@@ -109,3 +115,42 @@ class ConnectionCounter:
 
     def count(self, address: str) -> int:
         return self._open.get(address, 0)
+
+
+def proxy_networks(cidrs: Sequence[str]) -> tuple[Network, ...]:
+    """The networks of ``--trusted-proxy`` values; raises :class:`ValueError` naming a
+    bad one."""
+    out = []
+    for cidr in cidrs:
+        try:
+            out.append(ipaddress.ip_network(cidr.strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"not an address or network: {cidr!r} (e.g. 10.0.0.0/8)"
+                             ) from None
+    return tuple(out)
+
+
+def _trusted(address: str, proxies: Sequence[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in proxies)
+
+
+def client_address(peer: str, forwarded_for: str | None,
+                   proxies: Sequence[Network]) -> str:
+    """The client's address: ``peer``, unless ``peer`` is a trusted proxy and sent an
+    ``X-Forwarded-For`` header; then the last address in it that is not a trusted proxy
+    (addresses further left were written by the client itself and prove nothing)."""
+    if not proxies or not forwarded_for or not _trusted(peer, proxies):
+        return peer
+    hops = [hop.strip() for hop in forwarded_for.split(",")[-16:]]
+    for hop in reversed(hops):
+        try:
+            ipaddress.ip_address(hop)
+        except ValueError:
+            return peer  # a malformed header: count the proxy itself
+        if not _trusted(hop, proxies):
+            return hop
+    return hops[0] if hops and hops[0] else peer

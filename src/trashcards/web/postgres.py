@@ -121,6 +121,9 @@ MIGRATIONS: Final[tuple[str, ...]] = (
 
 #: Advisory lock taken while migrating (other keys are processes' lock_key, from 1 up).
 _MIGRATION_LOCK: Final = 0x54525348_00000000
+#: Seconds of silence of a process's owner connection after which it loses its tables
+#: (the default of :attr:`PostgresStorage.lease`).
+LEASE: Final = 2.5
 #: Longest notice payload sent (PostgreSQL's limit is 8000 bytes).
 _MAX_PAYLOAD: Final = 7900
 
@@ -223,6 +226,24 @@ class PostgresStorage:
         self._closed = False
         #: pools given up (after a reconnect) while they close
         self._closing: set[asyncio.Task[None]] = set()
+        #: seconds after its owner connection's last statement (a keepalive every
+        #: ``claim_interval`` at most) a process counts as gone even while it holds its
+        #: lock: a frozen process (SIGSTOP, a stalled machine) loses its tables then;
+        #: its writes are fenced off by the epoch (set by the hub from its settings)
+        self.lease = LEASE
+
+    def _live(self) -> str:
+        """The query of the processes alive: holding their lock, and their owner
+        connection heard from within the lease (or busy in a statement, or not visible
+        to this role: then the lock alone counts)."""
+        return (
+            "SELECT p.id FROM processes p JOIN pg_locks l ON l.locktype = 'advisory' "
+            "AND l.granted AND l.objsubid = 1 AND l.database = (SELECT oid FROM "
+            "pg_database WHERE datname = current_database()) AND l.classid::bigint = "
+            "(p.lock_key >> 32) AND l.objid::bigint = (p.lock_key & 4294967295) "
+            "LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.state_change IS NULL "
+            "OR a.state = 'active' OR a.state_change > clock_timestamp() - "
+            f"make_interval(secs => {float(self.lease)!r})")
 
     @classmethod
     async def connect(cls, url: str, *, readonly: bool = False,
@@ -351,7 +372,7 @@ class PostgresStorage:
         row = await self._write_one(
             "UPDATE tables t SET owner = %(me)s, epoch = t.epoch + 1 WHERE t.id = %(id)s "
             "AND (t.owner IS NULL OR t.owner = %(me)s "  # or one this process gave up
-            "OR t.owner NOT IN (SELECT id FROM live_processes)) "
+            f"OR t.owner NOT IN ({self._live()})) "
             "RETURNING t.epoch, t.version, pg_notify(%(channel)s, "
             "json_build_object('v', t.version, 'f', t.version, 'o', %(me)s::text)::text)",
             {"me": self.process_id, "id": table_id, "channel": table_channel(table_id)})
@@ -372,12 +393,13 @@ class PostgresStorage:
     async def orphans(self) -> list[str]:
         return await self._read_ids(
             "SELECT id FROM tables WHERE status IN ('waiting', 'playing') AND (owner IS NULL "
-            "OR owner NOT IN (SELECT id FROM live_processes)) ORDER BY random() LIMIT 200", ())
+            f"OR owner NOT IN ({self._live()})) ORDER BY random() LIMIT 200", ())
 
     async def alive(self, process: str | None) -> bool:
         if process is None:
             return False
-        rows = await self._read("SELECT 1 FROM live_processes WHERE id = %s", (process,))
+        rows = await self._read(f"SELECT 1 FROM ({self._live()}) live WHERE id = %s",
+                                (process,))
         return bool(rows)
 
     async def forget_dead(self) -> None:

@@ -338,6 +338,9 @@ class HintMessage(_Model):
     samples: int
     engine: Literal["fast", "reference"]
     actions: list[HintLine]
+    #: present when computed with fewer deals than usual (server busy, no odds table
+    #: for these rules yet): why
+    coarse: str | None = None
 
 
 class ChancesMessage(_Model):
@@ -349,6 +352,8 @@ class ChancesMessage(_Model):
     match_win: list[_CHANCE]
     round_win: list[_CHANCE] | None
     source: Literal["search", "odds", "final"]
+    #: as in :class:`HintMessage`
+    coarse: str | None = None
 
 
 ServerMessage = Annotated[

@@ -88,12 +88,22 @@ class Settings:
     create_rate: float = 20.0
     #: seats taken (HTTP) plus websocket joins per minute per client address
     join_rate: float = 120.0
-    #: open websockets per client address
+    #: open websockets per client address, and on the whole server
     max_connections: int = 32
+    max_sockets: int = 10_000
+    #: tables this process holds in memory at most: a new table beyond it is refused
+    #: ``busy`` (finished ones nobody watches are let go first)
+    max_tables: int = 5_000
+    #: networks of reverse proxies (``127.0.0.1/32``, ``10.0.0.0/8``) whose
+    #: ``X-Forwarded-For`` names the client address; from any other peer it is ignored
+    trusted_proxies: tuple[str, ...] = ()
     #: seconds a websocket may stay open without joining a table
     join_timeout: float = 10.0
     #: seconds a table waits for its open seats before it expires (and is deleted)
     waiting_ttl: float = 24 * 3600.0
+    #: seconds a table still playing is kept once no one is connected and no move was
+    #: made (abandoned: it expires and is deleted)
+    abandoned_ttl: float = 24 * 3600.0
     #: seconds a finished table is kept (``trashcards export`` saves the records first)
     retention: float = 30 * 24 * 3600.0
     #: seconds between two sweeps for expired and old tables
@@ -117,6 +127,14 @@ class Settings:
     #: answered ``busy`` and win-chance updates skipped
     ai_workers: int = 2
     ai_queue: int = 64
+    #: AI jobs one client address may have waiting (hints, chances of the tables it
+    #: watches, reviews), more are answered ``busy``
+    ai_per_address: int = 8
+    #: seconds a review may take in all (waiting included) before it is stopped and
+    #: answered ``busy``, and the deals it may sample in all (a long record gets fewer per
+    #: decision, at least 8)
+    review_deadline: float = 20.0
+    review_deals: int = 40_000
     #: deals sampled per hint and per win-chance update, and per decision of a review
     hint_samples: int = 300
     chance_samples: int = 200
@@ -124,6 +142,9 @@ class Settings:
     #: hint requests per second accepted per connection, and the burst allowed
     hint_rate: float = 2.0
     hint_burst: int = 4
+    #: hint requests per second accepted per client address, all its connections
+    #: together (a burst of twice as many)
+    hint_address_rate: float = 10.0
     #: reviews per minute per client address (a burst of as many)
     review_rate: float = 6.0
     #: largest record a review takes, in bytes and in moves

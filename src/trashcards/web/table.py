@@ -30,6 +30,8 @@ requests to the owner.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import functools
 import hmac
 import json
 import logging
@@ -52,7 +54,19 @@ from ..rules import Rules
 from ..state import Phase, State, new_match
 from ..statejson import view_json
 from ..views import View, view
-from .advice import Advisor, BusyError, chances_message, hint_message
+from .advice import (
+    CHANCES_WAIT,
+    COARSE,
+    COARSE_BUSY,
+    COARSE_ODDS,
+    HINT_WAIT,
+    Advisor,
+    BusyError,
+    Work,
+    chances_message,
+    expert_choice,
+    hint_message,
+)
 from .commits import Committer
 from .connection import Close, Connection, dumps
 from .eventjson import events_text
@@ -68,7 +82,7 @@ from .protocol import (
 )
 from .settings import Settings
 from .storage import Notice, OwnerLostError, SeatTakenError, Storage
-from .store import MoveWrite, SeatRow, TableRow, WriteError, hash_token
+from .store import MoveWrite, SeatRow, StoreError, TableRow, WriteError, hash_token
 
 __all__ = ["Advance", "Table", "storage_error", "unavailable", "unique_name", "valid_name"]
 
@@ -86,7 +100,7 @@ _DECISIONS = (Phase.DRAW, Phase.WILD, Phase.SWAP)
 STORAGE_RETRY = 5.0
 
 
-def storage_error(exc: WriteError) -> ProtocolError:
+def storage_error(exc: StoreError) -> ProtocolError:
     """What a client hears when its request could not be saved."""
     return ProtocolError("storage_error", "the server could not save this, so nothing "
                                           f"changed: try again in a moment ({exc})",
@@ -183,11 +197,14 @@ class Table:
         self.owner = owner
         #: called when a write finds that this process lost the table
         self.on_lost: Callable[[Table], None] = lambda _table: None
-        #: the hint being computed or computed for each seat, with its version
-        self._hints: dict[int, tuple[int, asyncio.Future[str]]] = {}
-        #: the latest ``chances`` frame and its version; whether an update runs
+        #: when the last move was made, the last connection left or the table was
+        #: loaded (wall clock): an abandoned table expires ``abandoned_ttl`` after it
+        self.last_active = settings.wall_clock()
+        #: the hint being computed or computed for each seat
+        self._hints: dict[int, _HintJob] = {}
+        #: the latest ``chances`` frame and its version; the update running
         self._chances: tuple[int, str] | None = None
-        self._chances_running = False
+        self._chances_task: asyncio.Future[None] | None = None
 
     # -- building -------------------------------------------------------------------------
 
@@ -403,6 +420,10 @@ class Table:
 
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
+        if not self.conns:
+            self.last_active = self.settings.wall_clock()
+            if self._chances_task is not None:
+                self._chances_task.cancel()  # nobody watches: the update is not wanted
 
     def close_connections(self, close: Close) -> None:
         """Close every connection (the table expired or was purged)."""
@@ -502,28 +523,56 @@ class Table:
         if state.to_act != seat or state.phase not in _DECISIONS:
             raise ProtocolError("not_your_turn", f"seat {seat} has no decision to make now")
         known = self._hints.get(seat)
-        if known is None or known[0] != self.version:
-            seat_view = view(state, seat)  # the AI is handed this view, never the state
-            future = asyncio.ensure_future(self.advisor.run(
-                _hint_frame, seat_view, self.version, self.settings.hint_samples))
-            known = self._hints[seat] = (self.version, future)
+        if known is None or known.version != self.version:
+            known = self._hints[seat] = self._new_hint(state, seat, conn.address)
+        known.waiters.add(conn)
         try:
-            return await asyncio.shield(known[1])
+            return await asyncio.shield(known.task)
         except ProtocolError:  # busy: forget it, so the seat may ask again
             if self._hints.get(seat) is known:
                 del self._hints[seat]
             raise
+        finally:
+            known.waiters.discard(conn)
+            if not known.waiters and not known.task.done():
+                known.task.cancel()  # nobody waits for it any more: out of the queue
+                if self._hints.get(seat) is known:
+                    del self._hints[seat]
+
+    def _new_hint(self, state: State, seat: int, address: str) -> _HintJob:
+        """Ask the scheduler for the hint of ``seat`` at this version."""
+        version = self.version
+        seat_view = view(state, seat)  # the AI is handed this view, never the state
+        odds = self.advisor.odds.ready(self.rules, len(self.seats))
+        samples, coarse = self._budget(self.settings.hint_samples, Work.HINT, odds)
+        job = _HintJob(version, set())
+        job.task = asyncio.ensure_future(self.advisor.run(
+            _hint_frame, seat_view, version, samples, coarse, odds, kind=Work.HINT,
+            key=address, wait=HINT_WAIT,
+            wanted=lambda: self.version == version and bool(job.waiters)))
+        return job
+
+    def _budget(self, samples: int, kind: Work, odds: bool) -> tuple[int, str | None]:
+        """The deals for a hint or a win-chance update, and why they are fewer than
+        ``samples`` if they are (no match-odds table, work waiting)."""
+        if not odds:
+            return max(8, samples // COARSE), COARSE_ODDS
+        if self.advisor.busy(kind):
+            return max(8, samples // COARSE), COARSE_BUSY
+        return samples, None
 
     def _update_chances(self) -> None:
         """Compute the win chances of the current version off the loop and send them to
         everyone watching (one update at a time per table; see the module)."""
-        if self._chances_running or not self.conns or self.state is None:
+        if self._chances_task is not None or not self.conns or self.state is None:
             return
         if self._chances is not None and self._chances[0] == self.version:
             return
-        self._chances_running = True
-        task = asyncio.ensure_future(self._chances_loop())
+        task = self._chances_task = asyncio.ensure_future(self._chances_loop())
         task.add_done_callback(_log_failure)
+
+    def _watched_at(self, version: int) -> bool:
+        return self.version == version and bool(self.conns)
 
     async def _chances_loop(self) -> None:
         try:
@@ -531,18 +580,27 @@ class Table:
                     self._chances is None or self._chances[0] != self.version):
                 version = self.version
                 public = view(self.state, None)  # the AI is handed this view only
+                odds = self.advisor.odds.ready(self.rules, len(self.seats))
+                samples, coarse = self._budget(self.settings.chance_samples, Work.CHANCES,
+                                               odds)
+                # the fair share of the address watching (the first, in a fixed order)
+                key = min(c.address for c in self.conns)
                 try:
-                    text = await self.advisor.run(_chances_frame, public, version,
-                                                  self.settings.chance_samples)
+                    text = await self.advisor.run(
+                        _chances_frame, public, version, samples, coarse, odds,
+                        kind=Work.CHANCES, key=key, wait=CHANCES_WAIT,
+                        wanted=functools.partial(self._watched_at, version))
                 except BusyError:
                     return  # skipped: the next version tries again
+                except ProtocolError:
+                    continue  # the table moved on: the new version's turn
                 self._chances = (version, text)
                 if version == self.version and text:
                     for conn in self.conns:
                         if self._sees_chances(conn):
                             conn.send(text)
         finally:
-            self._chances_running = False
+            self._chances_task = None
 
     async def _next_round(self, message: NextRound) -> None:
         seat = self._seat_for(message.token)
@@ -642,6 +700,7 @@ class Table:
     def _publish(self, advance: Advance) -> None:
         """Committed moves: the table takes them and every connection hears of them."""
         start = self.version
+        self.last_active = self.settings.wall_clock()
         self.status = advance.status
         self.state = advance.state
         self.moves.extend(advance.entries)
@@ -685,9 +744,13 @@ class Table:
             state = self.state  # the expert thinks off the loop, on its view, unlocked
             if state is None or self.version != version or state.to_act != bot_seat:
                 return
+            odds = self.advisor.odds.ready(self.rules, len(self.seats))
             try:
-                thought = await self.advisor.run(bot.choose, view(state, bot_seat),
-                                                 required=True)
+                thought = await self.advisor.run(
+                    expert_choice, bot, view(state, bot_seat), odds, required=True,
+                    wanted=lambda: self.version == version)
+            except ProtocolError:  # the table moved on: this decision is not needed
+                return
             except Exception:  # a bug must not kill the table silently
                 log.exception("table %s: the expert bot failed", self.id)
                 return
@@ -844,14 +907,26 @@ class Table:
             conn.send(text)
 
 
-def _hint_frame(seat_view: View, version: int, samples: int) -> str:
+@dataclass(eq=False)
+class _HintJob:
+    """A seat's hint at one version: the task computing it and the connections waiting
+    for it (when the last one goes, so does the job)."""
+
+    version: int
+    waiters: set[Connection]
+    task: asyncio.Future[str] = dataclasses.field(init=False)
+
+
+def _hint_frame(seat_view: View, version: int, samples: int, coarse: str | None,
+                odds: bool) -> str:
     """In a worker: the ``hint`` frame's text."""
-    return dumps(hint_message(seat_view, version, samples))
+    return dumps(hint_message(seat_view, version, samples, coarse, odds))
 
 
-def _chances_frame(public: View, version: int, samples: int) -> str:
+def _chances_frame(public: View, version: int, samples: int, coarse: str | None,
+                   odds: bool) -> str:
     """In a worker: the ``chances`` frame's text, or ``""`` where there is none."""
-    message = chances_message(public, version, samples)
+    message = chances_message(public, version, samples, coarse, odds)
     return "" if message is None else dumps(message)
 
 

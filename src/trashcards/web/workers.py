@@ -30,4 +30,5 @@ def app() -> Starlette:
     """The server of one worker (uvicorn calls this in the worker process)."""
     values: dict[str, Any] = json.loads(os.environ[ENVIRONMENT])
     values["allowed_origins"] = tuple(values.get("allowed_origins", ()))
+    values["trusted_proxies"] = tuple(values.get("trusted_proxies", ()))
     return create_app(Settings(**values))

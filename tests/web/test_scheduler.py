@@ -1,0 +1,229 @@
+"""The fair scheduler of the AI work (trashcards.web.advice.Advisor), on its own:
+priority by kind, a thread always left for bots and hints, fair turns per address, the
+waiting caps, cancellation of work nobody waits for, stale work dropped, deadlines."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from trashcards.web.advice import Advisor, Budget, BusyError, OutOfBudgetError, Work
+from trashcards.web.protocol import ProtocolError
+
+
+class Gate:
+    """Jobs that block in their thread until :meth:`open`; records the order they ran."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.started: list[str] = []
+        self._lock = threading.Lock()
+
+    def job(self, name: str) -> str:
+        with self._lock:
+            self.started.append(name)
+        self.event.wait(20)
+        return name
+
+    def open(self) -> None:
+        self.event.set()
+
+
+async def _until(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+def _run(body: Callable[[Advisor, Gate], Any], workers: int = 1, queue: int = 64,
+         per_address: int = 8) -> None:
+    async def main() -> None:
+        advisor = Advisor(workers, queue, per_address)
+        gate = Gate()
+        try:
+            await body(advisor, gate)
+        finally:
+            gate.open()
+            advisor.close()
+    asyncio.run(main())
+
+
+def test_kinds_start_most_urgent_first() -> None:
+    async def body(advisor: Advisor, gate: Gate) -> None:
+        # fill every thread with bots' moves (only bots may take them all)
+        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"b{i}", kind=Work.BOT))
+                    for i in range(advisor.threads)]
+        await _until(lambda: len(gate.started) == advisor.threads)
+        order = [("review", Work.REVIEW), ("chances", Work.CHANCES), ("hint", Work.HINT),
+                 ("bot", Work.BOT)]
+        later = [asyncio.ensure_future(advisor.run(gate.job, name, kind=kind, key="a"))
+                 for name, kind in order]
+        await _until(lambda: advisor.waiting == 4)
+        order_started: list[str] = []
+        start = advisor._start
+
+        def recording(job: Any) -> None:
+            order_started.append(job.args[0])
+            start(job)
+
+        advisor._start = recording  # type: ignore[method-assign]
+        gate.open()
+        await asyncio.gather(*blockers, *later)
+        assert order_started == ["bot", "hint", "chances", "review"]
+    _run(body)
+
+
+def test_a_review_flood_leaves_threads_for_bots_and_hints() -> None:
+    async def body(advisor: Advisor, gate: Gate) -> None:
+        reviews = [asyncio.ensure_future(advisor.run(gate.job, f"r{i}", kind=Work.REVIEW,
+                                                     key="attacker")) for i in range(5)]
+        chances = [asyncio.ensure_future(advisor.run(gate.job, f"c{i}", kind=Work.CHANCES,
+                                                     key="attacker")) for i in range(5)]
+        await _until(lambda: len(gate.started) == advisor.limits[Work.CHANCES])
+        assert sum(s.startswith("r") for s in gate.started) == 1  # one review at a time
+        hint = asyncio.ensure_future(advisor.run(lambda: "hint", kind=Work.HINT, key="victim"))
+        assert await asyncio.wait_for(hint, 5) == "hint"
+        bot = asyncio.ensure_future(advisor.run(lambda: "bot", required=True))
+        assert await asyncio.wait_for(bot, 5) == "bot"
+        gate.open()
+        await asyncio.gather(*reviews, *chances)
+    _run(body, workers=2)
+
+
+def test_addresses_take_turns_within_a_kind() -> None:
+    async def body(advisor: Advisor, gate: Gate) -> None:
+        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True))
+                    for i in range(advisor.threads)]
+        await _until(lambda: len(gate.started) == advisor.threads)
+        flood = [asyncio.ensure_future(advisor.run(gate.job, f"a{i}", kind=Work.HINT,
+                                                   key="attacker")) for i in range(6)]
+        victim = asyncio.ensure_future(advisor.run(gate.job, "v", kind=Work.HINT,
+                                                   key="victim"))
+        await _until(lambda: advisor.waiting == 7)
+        gate.open()
+        await asyncio.gather(*blockers, *flood, victim)
+        hints = gate.started[advisor.threads:]
+        assert hints.index("v") <= 1  # after at most one of the flood's
+    _run(body, workers=1)
+
+
+def test_waiting_work_is_capped_per_address_and_in_all() -> None:
+    async def body(advisor: Advisor, gate: Gate) -> None:
+        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True))
+                    for i in range(advisor.threads)]
+        await _until(lambda: len(gate.started) == advisor.threads)
+        mine = [asyncio.ensure_future(advisor.run(gate.job, f"a{i}", kind=Work.HINT,
+                                                  key="a")) for i in range(3)]
+        await asyncio.sleep(0.05)
+        assert [t.done() for t in mine] == [False, False, True]
+        assert isinstance(mine[2].exception(), BusyError)
+        other = [asyncio.ensure_future(advisor.run(gate.job, f"{k}", kind=Work.HINT, key=k))
+                 for k in "bcd"]
+        await asyncio.sleep(0.05)
+        assert [t.done() for t in other] == [False, False, True]  # 4 waiting in all
+        assert advisor.refused == 2
+        gate.open()
+        await asyncio.gather(*blockers, *mine[:2], *other[:2])
+    _run(body, workers=1, queue=4, per_address=2)
+
+
+def test_work_whose_requester_went_away_leaves_the_queue() -> None:
+    async def body(advisor: Advisor, gate: Gate) -> None:
+        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True))
+                    for i in range(advisor.threads)]
+        await _until(lambda: len(gate.started) == advisor.threads)
+        waiting = [asyncio.ensure_future(advisor.run(gate.job, f"h{i}", kind=Work.HINT,
+                                                     key="a")) for i in range(5)]
+        await _until(lambda: advisor.waiting == 5)
+        for task in waiting:
+            task.cancel()
+        await asyncio.sleep(0)
+        assert advisor.waiting == 0
+        assert advisor.dropped == 5
+        gate.open()
+        await asyncio.gather(*blockers)
+        assert not any(s.startswith("h") for s in gate.started)
+    _run(body)
+
+
+def test_a_running_review_stops_when_its_requester_goes() -> None:
+    stopped = threading.Event()
+
+    def review(budget: Budget) -> None:
+        try:
+            while True:
+                budget.check()
+                time.sleep(0.01)
+        except OutOfBudgetError:
+            stopped.set()
+            raise
+
+    async def body(advisor: Advisor, _gate: Gate) -> None:
+        budget = Budget(time.monotonic() + 60)
+        task = asyncio.ensure_future(advisor.run(review, budget, kind=Work.REVIEW,
+                                                 budget=budget))
+        await _until(lambda: advisor.running == 1)
+        task.cancel()
+        await _until(stopped.is_set)
+        await _until(lambda: advisor.running == 0)
+    _run(body)
+
+
+def test_a_review_past_its_deadline_stops() -> None:
+    def review(budget: Budget) -> None:
+        while True:
+            budget.check()
+            time.sleep(0.01)
+
+    async def body(advisor: Advisor, _gate: Gate) -> None:
+        budget = Budget(time.monotonic() + 0.3)
+        started = time.monotonic()
+        with pytest.raises(OutOfBudgetError):
+            await advisor.run(review, budget, kind=Work.REVIEW, budget=budget)
+        assert time.monotonic() - started < 2.0
+    _run(body)
+
+
+def test_stale_and_late_work_is_dropped_when_its_turn_comes() -> None:
+    async def body(advisor: Advisor, gate: Gate) -> None:
+        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True))
+                    for i in range(advisor.threads)]
+        await _until(lambda: len(gate.started) == advisor.threads)
+        version = [1]
+        stale = asyncio.ensure_future(advisor.run(gate.job, "stale", kind=Work.HINT,
+                                                  key="a", wanted=lambda: version[0] == 1))
+        late = asyncio.ensure_future(advisor.run(gate.job, "late", kind=Work.CHANCES,
+                                                 key="b", wait=0.05))
+        await asyncio.sleep(0.2)
+        version[0] = 2
+        gate.open()
+        with pytest.raises(ProtocolError) as found:
+            await stale
+        assert found.value.code == "stale_version"
+        with pytest.raises(BusyError):
+            await late
+        await asyncio.gather(*blockers)
+        assert "stale" not in gate.started
+        assert "late" not in gate.started
+    _run(body)
+
+
+def test_one_address_cannot_take_every_thread_of_a_kind() -> None:
+    async def body(advisor: Advisor, gate: Gate) -> None:
+        flood = [asyncio.ensure_future(advisor.run(gate.job, f"a{i}", kind=Work.HINT,
+                                                   key="attacker")) for i in range(6)]
+        await _until(lambda: len(gate.started) == advisor.per_key[Work.HINT])
+        await asyncio.sleep(0.05)
+        assert len(gate.started) < advisor.limits[Work.HINT]  # a thread is left over
+        victim = asyncio.ensure_future(advisor.run(lambda: "victim", kind=Work.HINT,
+                                                   key="victim"))
+        assert await asyncio.wait_for(victim, 5) == "victim"
+        gate.open()
+        await asyncio.gather(*flood)
+    _run(body, workers=2)
