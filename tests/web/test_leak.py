@@ -35,7 +35,7 @@ from pgtools import Cluster
 from starlette.testclient import TestClient
 from webtools import Socket, create, make_settings
 
-import trashcards.web.table as table_module
+import trashcards.web.frames as frames_module
 from trashcards import Record, Rules, apply, view, view_json
 from trashcards.actions import Deck, Reshuffle
 from trashcards.bots import make_bot
@@ -348,7 +348,7 @@ def leaky_view(state: State, seat: int | None = None) -> Any:
 def test_the_check_catches_a_leaky_server(tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that shows face-down cards (a classic bug) fails both checks."""
-    monkeypatch.setattr(table_module, "view", leaky_view)
+    monkeypatch.setattr(frames_module, "view", leaky_view)
     frames, again, _kinds, record = permuted_replay(tmp_path, GAMES[0], check=False)
     assert any(frames[key] != again[key] for key in frames)  # check 2 fails
     with pytest.raises(AssertionError):
@@ -358,7 +358,7 @@ def test_the_check_catches_a_leaky_server(tmp_path: Path,
 def test_the_check_catches_a_leaky_follower(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             pg_cluster: Cluster) -> None:
     """A follower that shows the face-down cards it knows from the database fails."""
-    monkeypatch.setattr(table_module, "view", leaky_view)
+    monkeypatch.setattr(frames_module, "view", leaky_view)
     frames, again, _kinds, record = permuted_replay(tmp_path, GAMES[0], check=False,
                                                     databases=pg_cluster.database)
     assert any(frames[key] != again[key] for key in frames)

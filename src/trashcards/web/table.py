@@ -52,7 +52,6 @@ from ..names import NameRefusedError, check_name
 from ..record import Entry, Record
 from ..rules import Rules
 from ..state import Phase, State, new_match
-from ..statejson import view_json
 from ..views import View, view
 from .advice import (
     CHANCES_WAIT,
@@ -70,6 +69,14 @@ from .advice import (
 from .commits import Committer
 from .connection import Close, Connection, dumps
 from .eventjson import events_text
+from .frames import (
+    broadcast_events,
+    broadcast_table,
+    events_frame,
+    joined,
+    rematch_frame,
+    state_frame,
+)
 from .history import page_frame, round_start
 from .protocol import (
     Act,
@@ -457,7 +464,7 @@ class Table:
                                                       floor=start)
                 conn.send(frame)
         else:
-            conn.send(self._events_frame(since, _joined(self.move_events[since:]),
+            conn.send(self._events_frame(since, joined(self.move_events[since:]),
                                          conn.view_seat))
         if self._chances is not None and self._chances[0] == self.version:
             if self._chances[1] and self._sees_chances(conn):
@@ -647,8 +654,7 @@ class Table:
             self._send_rematch()
 
     def _send_rematch(self) -> None:
-        text = dumps({"type": "rematch", "table_id": self.rematch_id,
-                      "url": f"/t/{self.rematch_id}"})
+        text = rematch_frame(self.rematch_id)
         for other in self.conns:
             other.send(text)
 
@@ -708,7 +714,7 @@ class Table:
         if advance.state.phase is not Phase.ROUND_OVER:
             self.ready.clear()
         self._hints.clear()
-        self._broadcast_events(start, _joined(advance.texts))
+        self._broadcast_events(start, joined(advance.texts))
         self.schedule()
         self._update_chances()
 
@@ -881,30 +887,18 @@ class Table:
 
     def _state_frame(self, seat: int | None) -> str:
         assert self.state is not None
-        return dumps({"type": "state", "version": self.version, "seat": seat,
-                      "state": view_json(view(self.state, seat))})
+        return state_frame(self.state, self.version, seat)
 
     def _events_frame(self, since: int, events_text: str, seat: int | None) -> str:
-        """An ``events`` message for ``seat``: ``events_text`` is the events' JSON list
-        (the same for every seat) and the state is this seat's view."""
         assert self.state is not None
-        seat_text = "null" if seat is None else str(seat)
-        return (f'{{"type":"events","from_version":{since},"version":{self.version},'
-                f'"seat":{seat_text},"events":{events_text},'
-                f'"state":{dumps(view_json(view(self.state, seat)))}}}')
+        return events_frame(self.state, self.version, since, events_text, seat)
 
     def _broadcast_events(self, since: int, events_text: str) -> None:
-        frames: dict[int | None, str] = {}
-        for conn in self.conns:
-            seat = conn.view_seat
-            if seat not in frames:
-                frames[seat] = self._events_frame(since, events_text, seat)
-            conn.send(frames[seat])
+        assert self.state is not None
+        broadcast_events(self.conns, self.state, self.version, since, events_text)
 
     def _broadcast_table(self) -> None:
-        text = dumps({"type": "table", "table": self.info()})
-        for conn in self.conns:
-            conn.send(text)
+        broadcast_table(self.conns, self.info())
 
 
 @dataclass(eq=False)
@@ -965,8 +959,3 @@ def _cuts(text: str, dealer: Dealer) -> tuple[tuple[int, Card], ...]:
                     dealer.seat)
         return ()
     return cuts
-
-
-def _joined(texts: Sequence[str]) -> str:
-    """The JSON list of the events of several moves."""
-    return "[" + ",".join(t for t in texts if t) + "]"
