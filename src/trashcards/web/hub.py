@@ -33,10 +33,11 @@ from .protocol import (
     RematchRequest,
     SeatSpec,
 )
+from .seats import unique_name, valid_name
 from .settings import Settings
 from .storage import Storage
 from .store import NewTable, SeatRow, StoreError, WriteError, hash_token
-from .table import Advance, Table, storage_error, unique_name, valid_name
+from .table import Advance, Table, storage_error
 
 __all__ = ["Hub", "checked_names", "default_hints", "playable_rules", "seat_rows"]
 

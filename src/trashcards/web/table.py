@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import hmac
 import json
 import logging
 import random
@@ -43,12 +42,11 @@ from typing import Any
 
 from ..actions import Action, Dealer, Move, parse_action, parse_move
 from ..ai.expert import ExpertBot
-from ..bots import BOT_PREFIX, Bot, make_bot
+from ..bots import Bot, make_bot
 from ..cards import Card, parse_card
 from ..chance import sample_chance
 from ..engine import apply, chance_due
 from ..errors import IllegalActionError, NotationError, RecordFormatError
-from ..names import NameRefusedError, check_name
 from ..record import Entry, Record
 from ..rules import Rules
 from ..state import Phase, State, new_match
@@ -87,11 +85,19 @@ from .protocol import (
     ProtocolError,
     RematchRequest,
 )
+from .seats import (
+    choose_name,
+    choose_seat,
+    names,
+    seat_for,
+    seat_of,
+    taken,
+)
 from .settings import Settings
 from .storage import Notice, OwnerLostError, SeatTakenError, Storage
 from .store import MoveWrite, SeatRow, StoreError, TableRow, WriteError, hash_token
 
-__all__ = ["Advance", "Table", "storage_error", "unavailable", "unique_name", "valid_name"]
+__all__ = ["Advance", "Table", "storage_error", "unavailable"]
 
 log = logging.getLogger(__name__)
 
@@ -121,30 +127,6 @@ def unavailable(detail: str = "") -> ProtocolError:
                                         "take this (it may have just moved): nothing changed "
                                         "unless the next events say so; try again"
                          + (f" ({detail})" if detail else ""), retry_after=1.0)
-
-
-def valid_name(name: str) -> str:
-    """A name people chose, checked (:func:`trashcards.names.check_name`); raises
-    :class:`ProtocolError` ``bad_name``."""
-    try:
-        checked = check_name(name)
-    except NameRefusedError as exc:
-        raise ProtocolError("bad_name", str(exc)) from None
-    if checked.casefold().startswith(BOT_PREFIX):
-        raise ProtocolError("bad_name", f"names starting with {BOT_PREFIX!r} are for the "
-                                        "computer's seats")
-    return checked
-
-
-def unique_name(name: str, taken: Sequence[str | None]) -> str:
-    """``name``, or ``name 2``, ``name 3`` … if another seat has it (ignoring case): for
-    the names the server gives."""
-    used = {t.casefold() for t in taken if t}
-    candidate, number = name, 1
-    while candidate.casefold() in used:
-        number += 1
-        candidate = f"{name} {number}"
-    return candidate
 
 
 @dataclass
@@ -269,8 +251,8 @@ class Table:
             "status": self.status,
             "players": len(self.seats),
             "decks": self.rules.deck_count(len(self.seats)),
-            "open": [s.seat for s in self.seats if not _taken(s)],
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "taken": _taken(s),
+            "open": [s.seat for s in self.seats if not taken(s)],
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "taken": taken(s),
                        **({"bot": s.bot} if s.kind == "bot" else {})} for s in self.seats],
             "version": self.version,
             "round_pause": float(self.settings.round_pause),
@@ -286,11 +268,7 @@ class Table:
 
     def seat_of(self, token: str) -> int | None:
         """The seat ``token`` claims, or ``None``."""
-        digest = hash_token(token)
-        for s in self.seats:
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
-                return s.seat
-        return None
+        return seat_of(self.seats, token)
 
     # -- seats (HTTP) ----------------------------------------------------------------------
 
@@ -302,30 +280,13 @@ class Table:
         async with self.lock:
             if not self.owned:
                 raise unavailable()
-            free = [s for s in self.seats if not _taken(s)]
-            if seat is None:
-                if not free:
-                    raise ProtocolError("no_open_seat", "every seat of this table is taken")
-                row = free[0]
-            else:
-                found = [s for s in self.seats if s.seat == seat]
-                if not found:
-                    raise ProtocolError("bad_request", f"no seat {seat} at this table")
-                row = found[0]
-                if _taken(row):
-                    raise ProtocolError("seat_taken", f"seat {seat} is taken")
-            others = [s.name for s in self.seats if s is not row]
-            if name is not None:
-                chosen = valid_name(name)
-                if unique_name(chosen, others) != chosen:
-                    raise ProtocolError("name_taken", f"another seat at this table is called "
-                                                      f"{chosen!r}: choose another name")
-            else:
-                chosen = unique_name(row.name or f"Player {row.seat + 1}", others)
+            free = [s for s in self.seats if not taken(s)]
+            row = choose_seat(self.seats, seat)
+            chosen = choose_name(self.seats, row, name)
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
             last = len(free) == 1 and row is free[0]
-            opening = self._opening({**self._names(), row.seat: chosen}) if last else None
+            opening = self._opening({**names(self.seats), row.seat: chosen}) if last else None
             try:
                 await self.committer.write(
                     self.store.take_seat, self.id, row.seat, chosen, digest,
@@ -347,13 +308,10 @@ class Table:
                 self._publish(opening)
             return row.seat, token, chosen
 
-    def _names(self) -> dict[int, str]:
-        return {s.seat: s.name or "" for s in self.seats}
-
-    def _opening(self, names: dict[int, str] | None = None) -> Advance:
+    def _opening(self, given: dict[int, str] | None = None) -> Advance:
         """The cut and the first deal, in memory (every seat taken)."""
-        names = names or self._names()
-        state = new_match(self.rules, tuple(names[s.seat] for s in self.seats))
+        given = given or names(self.seats)
+        state = new_match(self.rules, tuple(given[s.seat] for s in self.seats))
         return self._advance(state, None, None)
 
     def opening_moves(self) -> Advance:
@@ -486,14 +444,8 @@ class Table:
         frame, conn.history_from = page_frame(self.move_events, end, round_start(self.moves))
         conn.send(frame)
 
-    def _seat_for(self, token: str) -> int:
-        seat = self.seat_of(token)
-        if seat is None:
-            raise ProtocolError("bad_token", "this token is not a seat of this table")
-        return seat
-
     async def _act(self, conn: Connection, message: Act) -> None:
-        seat = self._seat_for(message.token)
+        seat = seat_for(self.seats, message.token)
         try:
             action = parse_action(message.action)
         except NotationError as exc:
@@ -520,7 +472,7 @@ class Table:
         ``not_started``, ``stale_version``, ``not_your_turn``, ``busy``."""
         if conn not in self.conns:
             raise ProtocolError("not_joined", "send join first")
-        seat = self._seat_for(message.token)
+        seat = seat_for(self.seats, message.token)
         if not self.hints:
             raise ProtocolError("hints_off", "the creator of this table did not allow hints")
         state = self._started()
@@ -610,7 +562,7 @@ class Table:
             self._chances_task = None
 
     async def _next_round(self, message: NextRound) -> None:
-        seat = self._seat_for(message.token)
+        seat = seat_for(self.seats, message.token)
         state = self._started()
         if state.phase is not Phase.ROUND_OVER:
             raise ProtocolError("bad_phase", "the round is not over")
@@ -632,7 +584,7 @@ class Table:
                     raise ProtocolError("not_joined", "send join first")
                 if not self.owned:
                     raise unavailable()
-                self._seat_for(message.token)
+                seat_for(self.seats, message.token)
                 if self._started().phase is not Phase.MATCH_OVER:
                     raise ProtocolError("bad_phase", "the match is not over")
             except ProtocolError as exc:
@@ -935,10 +887,6 @@ def _entry(index: int, text: str) -> Entry:
         return Entry(*parse_move(text))
     except NotationError as exc:
         raise RecordFormatError(str(exc), index, text) from None
-
-
-def _taken(seat: SeatRow) -> bool:
-    return seat.kind != "open" or seat.token_hash is not None
 
 
 def _with_cuts(entry: Entry, cuts: str | None) -> Entry:
