@@ -22,6 +22,7 @@ from .advice import Advisor
 from .cluster import Cluster
 from .commits import Committer
 from .connection import Close, Connection
+from .moves import Advance
 from .protocol import (
     Act,
     CreateTable,
@@ -37,7 +38,7 @@ from .seats import unique_name, valid_name
 from .settings import Settings
 from .storage import Storage
 from .store import NewTable, SeatRow, StoreError, WriteError, hash_token
-from .table import Advance, Table, storage_error
+from .table import Table, storage_error
 
 __all__ = ["Hub", "checked_names", "default_hints", "playable_rules", "seat_rows"]
 

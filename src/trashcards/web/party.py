@@ -19,10 +19,11 @@ from typing import Any, Final
 
 from ..rules import Rules
 from .hub import Hub, checked_names, playable_rules, seat_rows
+from .moves import Advance
 from .protocol import CreateParty, ProtocolError
 from .seats import unique_name
 from .store import FinalTakenError, NewTable, PartyRow, SeatRow, WriteError
-from .table import Advance, Table, storage_error
+from .table import Table, storage_error
 
 __all__ = ["MAX_PARTY", "MIN_PARTY", "PARTY_TABLES", "Parties", "split_seats"]
 

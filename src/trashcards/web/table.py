@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
 import logging
 import random
 import secrets
@@ -40,13 +39,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Action, Dealer, Move, parse_action, parse_move
+from ..actions import Action, Move, parse_action, parse_move
 from ..ai.expert import ExpertBot
 from ..bots import Bot, make_bot
-from ..cards import Card, parse_card
-from ..chance import sample_chance
-from ..engine import apply, chance_due
-from ..errors import IllegalActionError, NotationError, RecordFormatError
+from ..engine import apply
+from ..errors import IllegalActionError, NotationError
 from ..record import Entry, Record
 from ..rules import Rules
 from ..state import Phase, State, new_match
@@ -76,6 +73,7 @@ from .frames import (
     state_frame,
 )
 from .history import page_frame, round_start
+from .moves import Advance, advance, entry, replay, started, with_cuts
 from .protocol import (
     Act,
     HintRequest,
@@ -97,7 +95,7 @@ from .settings import Settings
 from .storage import Notice, OwnerLostError, SeatTakenError, Storage
 from .store import MoveWrite, SeatRow, StoreError, TableRow, WriteError, hash_token
 
-__all__ = ["Advance", "Table", "storage_error", "unavailable"]
+__all__ = ["Table", "storage_error", "unavailable"]
 
 log = logging.getLogger(__name__)
 
@@ -127,22 +125,6 @@ def unavailable(detail: str = "") -> ProtocolError:
                                         "take this (it may have just moved): nothing changed "
                                         "unless the next events say so; try again"
                          + (f" ({detail})" if detail else ""), retry_after=1.0)
-
-
-@dataclass
-class Advance:
-    """Moves applied in memory only, not yet committed: the state after them, their
-    record texts and their events as JSON text."""
-
-    state: State
-    entries: list[str]
-    texts: list[str]
-    #: the cards cut for the first dealer as JSON, when these moves include the cut
-    cuts: str | None = None
-
-    @property
-    def status(self) -> str:
-        return "over" if self.state.phase is Phase.MATCH_OVER else "playing"
 
 
 class Table:
@@ -211,13 +193,8 @@ class Table:
         table = cls(table_id, rules, seats, status, rematch, settings, store, committer,
                     advisor, ready, party, hints, owned, owner)
         if moves:
-            entries = [_entry(index, text) for index, text in enumerate(moves)]
-            entries[0] = _with_cuts(entries[0], cuts)
-            record = Record(rules, tuple(s.name or "" for s in seats), tuple(entries))
-            state = new_match(rules, record.players)
-            for state, events in record.steps():
-                table.move_events.append(events_text(events, state))
-            table.state = state
+            table.state, table.move_events = replay(
+                rules, tuple(s.name or "" for s in seats), moves, cuts)
             table.moves = list(moves)
         return table
 
@@ -450,7 +427,7 @@ class Table:
             action = parse_action(message.action)
         except NotationError as exc:
             raise ProtocolError("bad_action", str(exc)) from None
-        state = self._started()
+        state = started(self.state)
         if message.version != self.version:
             conn.error("stale_version", f"the table is at version {self.version}, "
                                         f"not {message.version}")
@@ -475,7 +452,7 @@ class Table:
         seat = seat_for(self.seats, message.token)
         if not self.hints:
             raise ProtocolError("hints_off", "the creator of this table did not allow hints")
-        state = self._started()
+        state = started(self.state)
         if message.version != self.version:
             raise ProtocolError("stale_version", f"the table is at version {self.version}, "
                                                  f"not {message.version}")
@@ -563,7 +540,7 @@ class Table:
 
     async def _next_round(self, message: NextRound) -> None:
         seat = seat_for(self.seats, message.token)
-        state = self._started()
+        state = started(self.state)
         if state.phase is not Phase.ROUND_OVER:
             raise ProtocolError("bad_phase", "the round is not over")
         ready = self.ready | {seat}
@@ -585,7 +562,7 @@ class Table:
                 if not self.owned:
                     raise unavailable()
                 seat_for(self.seats, message.token)
-                if self._started().phase is not Phase.MATCH_OVER:
+                if started(self.state).phase is not Phase.MATCH_OVER:
                     raise ProtocolError("bad_phase", "the match is not over")
             except ProtocolError as exc:
                 conn.error(exc.code, exc.message)
@@ -610,34 +587,13 @@ class Table:
         for other in self.conns:
             other.send(text)
 
-    def _started(self) -> State:
-        if self.state is None:
-            raise ProtocolError("not_started", "the table is waiting for players")
-        return self.state
-
     # -- the one writer ---------------------------------------------------------------------
 
     def _advance(self, state: State, first: Move | None, seat: int | None,
                  deal: bool = False) -> Advance:
-        """Apply ``first`` (checked by the engine), then every chance move it makes due
-        (the next round's deal only with ``deal``), in memory only. Raises
-        :class:`IllegalActionError` if ``first`` is illegal."""
-        entries: list[str] = []
-        texts: list[str] = []
-        cuts: str | None = None
-        if first is not None:
-            state, events = apply(state, first, seat)
-            entries.append(str(Entry(seat if isinstance(first, Action) else None, first)))
-            texts.append(events_text(events, state))
-        while chance_due(state) is not None and (deal or state.phase is not Phase.ROUND_OVER):
-            deal = False
-            move = sample_chance(state, self.rng)
-            if isinstance(move, Dealer):
-                cuts = dumps([[s, str(card)] for s, card in move.cuts])
-            state, events = apply(state, move)
-            entries.append(str(move))
-            texts.append(events_text(events, state))
-        return Advance(state, entries, texts, cuts)
+        """Apply ``first`` and the chance moves it makes due, drawn from this table's
+        chances (:func:`trashcards.web.moves.advance`)."""
+        return advance(state, first, seat, self.rng, deal)
 
     async def _step(self, first: Move | None, seat: int | None, deal: bool = False) -> None:
         """Apply a move and the chance moves it makes due; commit them all; then change
@@ -794,15 +750,8 @@ class Table:
         fewer moves than this table: moves acknowledged just before a database crash
         were lost with it (``synchronous_commit=off``). The match is rebuilt from the
         row and every connection gets a whole ``state`` (and the table)."""
-        names = tuple(s.name or "" for s in row.seats)
-        state: State | None = None
-        texts: list[str] = []
-        if row.moves:
-            entries = [_entry(index, text) for index, text in enumerate(row.moves)]
-            entries[0] = _with_cuts(entries[0], row.cuts)
-            record = Record(self.rules, names, tuple(entries))
-            for state, events in record.steps():
-                texts.append(events_text(events, state))
+        state, texts = replay(self.rules, tuple(s.name or "" for s in row.seats),
+                              row.moves, row.cuts)
         log.warning("table %s: the database kept %d of its %d moves (a crash lost the "
                     "last ones); going on from there", self.id, len(row.moves), self.version)
         self.state, self.moves, self.move_events = state, list(row.moves), texts
@@ -826,8 +775,8 @@ class Table:
         state = self.state or new_match(self.rules, tuple(s.name or "" for s in self.seats))
         texts = []
         for index, text in enumerate(moves, start=self.version):
-            entry = _with_cuts(_entry(index, text), cuts) if index == 0 else _entry(index, text)
-            state, events = apply(state, entry.move, entry.seat)
+            item = with_cuts(entry(index, text), cuts) if index == 0 else entry(index, text)
+            state, events = apply(state, item.move, item.seat)
             texts.append(events_text(events, state))
         self._publish(Advance(state, list(moves), texts))
 
@@ -879,31 +828,3 @@ def _chances_frame(public: View, version: int, samples: int, coarse: str | None,
 def _log_failure(task: asyncio.Future[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("win chances failed", exc_info=task.exception())
-
-
-def _entry(index: int, text: str) -> Entry:
-    """Move ``index`` of a stored record; raises :class:`RecordFormatError` naming it."""
-    try:
-        return Entry(*parse_move(text))
-    except NotationError as exc:
-        raise RecordFormatError(str(exc), index, text) from None
-
-
-def _with_cuts(entry: Entry, cuts: str | None) -> Entry:
-    """The first entry of a record with the stored cards cut for its dealer (the record
-    keeps only the dealer's seat)."""
-    if isinstance(entry.move, Dealer) and cuts is not None:
-        return Entry(entry.seat, Dealer(entry.move.seat, _cuts(cuts, entry.move)))
-    return entry
-
-
-def _cuts(text: str, dealer: Dealer) -> tuple[tuple[int, Card], ...]:
-    """The stored cards cut for ``dealer``; ``()`` if they cannot be read (they only
-    tell the story, so a bad value costs nothing but the telling)."""
-    try:
-        cuts = tuple((int(seat), parse_card(card)) for seat, card in json.loads(text))
-    except (ValueError, TypeError):
-        log.warning("the stored cut for dealer %d cannot be read; it is left out",
-                    dealer.seat)
-        return ()
-    return cuts
