@@ -30,13 +30,10 @@ requests to the owner.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import functools
 import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action, Move, parse_action, parse_move
@@ -47,22 +44,14 @@ from ..errors import IllegalActionError, NotationError
 from ..record import Entry, Record
 from ..rules import Rules
 from ..state import Phase, State, new_match
-from ..views import View, view
+from ..views import view
 from .advice import (
-    CHANCES_WAIT,
-    COARSE,
-    COARSE_BUSY,
-    COARSE_ODDS,
-    HINT_WAIT,
     Advisor,
-    BusyError,
-    Work,
-    chances_message,
     expert_choice,
-    hint_message,
 )
+from .aids import Aids
 from .commits import Committer
-from .connection import Close, Connection, dumps
+from .connection import Close, Connection
 from .eventjson import events_text
 from .frames import (
     broadcast_events,
@@ -103,9 +92,6 @@ log = logging.getLogger(__name__)
 #: finished one); returns its id.
 RematchMaker = Callable[["Table"], Awaitable[str]]
 
-
-#: The phases in which the seat to act has a decision (and may ask for a hint).
-_DECISIONS = (Phase.DRAW, Phase.WILD, Phase.SWAP)
 
 #: Seconds after which a client may try again when the storage failed.
 STORAGE_RETRY = 5.0
@@ -171,11 +157,8 @@ class Table:
         #: when the last move was made, the last connection left or the table was
         #: loaded (wall clock): an abandoned table expires ``abandoned_ttl`` after it
         self.last_active = settings.wall_clock()
-        #: the hint being computed or computed for each seat
-        self._hints: dict[int, _HintJob] = {}
-        #: the latest ``chances`` frame and its version; the update running
-        self._chances: tuple[int, str] | None = None
-        self._chances_task: asyncio.Future[None] | None = None
+        #: the hints and win chances
+        self.aids = Aids(self)
 
     # -- building -------------------------------------------------------------------------
 
@@ -329,7 +312,7 @@ class Table:
             return
         if isinstance(message, HintRequest):
             try:
-                conn.send(await self._hint(conn, message))
+                conn.send(await self.aids.hint(conn, message))
             except ProtocolError as exc:
                 conn.error(exc.code, exc.message, exc.retry_after)
             except Exception:  # a bug: say so, keep the connection
@@ -364,8 +347,7 @@ class Table:
         self.conns.discard(conn)
         if not self.conns:
             self.last_active = self.settings.wall_clock()
-            if self._chances_task is not None:
-                self._chances_task.cancel()  # nobody watches: the update is not wanted
+            self.aids.unwatched()  # nobody watches: the update is not wanted
 
     def close_connections(self, close: Close) -> None:
         """Close every connection (the table expired or was purged)."""
@@ -401,15 +383,7 @@ class Table:
         else:
             conn.send(self._events_frame(since, joined(self.move_events[since:]),
                                          conn.view_seat))
-        if self._chances is not None and self._chances[0] == self.version:
-            if self._chances[1] and self._sees_chances(conn):
-                conn.send(self._chances[1])
-        else:
-            self._update_chances()
-
-    def _sees_chances(self, conn: Connection) -> bool:
-        """Spectators always see the win chances; players where hints are allowed."""
-        return self.hints or not conn.seats
+        self.aids.joined(conn)
 
     def _history(self, conn: Connection, message: HistoryRequest) -> None:
         """A page of older events; each move's events go to a connection at most once."""
@@ -441,102 +415,6 @@ class Table:
             await self._step(action, seat)
         except IllegalActionError as exc:
             raise ProtocolError("illegal", exc.reason) from None
-
-    async def _hint(self, conn: Connection, message: HintRequest) -> str:
-        """The ``hint`` frame for the seat of the request, computed off the loop from
-        that seat's view (once per seat and version; later requests share it). Raises
-        :class:`ProtocolError`: ``not_joined``, ``bad_token``, ``hints_off``,
-        ``not_started``, ``stale_version``, ``not_your_turn``, ``busy``."""
-        if conn not in self.conns:
-            raise ProtocolError("not_joined", "send join first")
-        seat = seat_for(self.seats, message.token)
-        if not self.hints:
-            raise ProtocolError("hints_off", "the creator of this table did not allow hints")
-        state = started(self.state)
-        if message.version != self.version:
-            raise ProtocolError("stale_version", f"the table is at version {self.version}, "
-                                                 f"not {message.version}")
-        if state.to_act != seat or state.phase not in _DECISIONS:
-            raise ProtocolError("not_your_turn", f"seat {seat} has no decision to make now")
-        known = self._hints.get(seat)
-        if known is None or known.version != self.version:
-            known = self._hints[seat] = self._new_hint(state, seat, conn.address)
-        known.waiters.add(conn)
-        try:
-            return await asyncio.shield(known.task)
-        except ProtocolError:  # busy: forget it, so the seat may ask again
-            if self._hints.get(seat) is known:
-                del self._hints[seat]
-            raise
-        finally:
-            known.waiters.discard(conn)
-            if not known.waiters and not known.task.done():
-                known.task.cancel()  # nobody waits for it any more: out of the queue
-                if self._hints.get(seat) is known:
-                    del self._hints[seat]
-
-    def _new_hint(self, state: State, seat: int, address: str) -> _HintJob:
-        """Ask the scheduler for the hint of ``seat`` at this version."""
-        version = self.version
-        seat_view = view(state, seat)  # the AI is handed this view, never the state
-        odds = self.advisor.odds.ready(self.rules, len(self.seats))
-        samples, coarse = self._budget(self.settings.hint_samples, Work.HINT, odds)
-        job = _HintJob(version, set())
-        job.task = asyncio.ensure_future(self.advisor.run(
-            _hint_frame, seat_view, version, samples, coarse, odds, kind=Work.HINT,
-            key=address, wait=HINT_WAIT,
-            wanted=lambda: self.version == version and bool(job.waiters)))
-        return job
-
-    def _budget(self, samples: int, kind: Work, odds: bool) -> tuple[int, str | None]:
-        """The deals for a hint or a win-chance update, and why they are fewer than
-        ``samples`` if they are (no match-odds table, work waiting)."""
-        if not odds:
-            return max(8, samples // COARSE), COARSE_ODDS
-        if self.advisor.busy(kind):
-            return max(8, samples // COARSE), COARSE_BUSY
-        return samples, None
-
-    def _update_chances(self) -> None:
-        """Compute the win chances of the current version off the loop and send them to
-        everyone watching (one update at a time per table; see the module)."""
-        if self._chances_task is not None or not self.conns or self.state is None:
-            return
-        if self._chances is not None and self._chances[0] == self.version:
-            return
-        task = self._chances_task = asyncio.ensure_future(self._chances_loop())
-        task.add_done_callback(_log_failure)
-
-    def _watched_at(self, version: int) -> bool:
-        return self.version == version and bool(self.conns)
-
-    async def _chances_loop(self) -> None:
-        try:
-            while self.conns and self.state is not None and (
-                    self._chances is None or self._chances[0] != self.version):
-                version = self.version
-                public = view(self.state, None)  # the AI is handed this view only
-                odds = self.advisor.odds.ready(self.rules, len(self.seats))
-                samples, coarse = self._budget(self.settings.chance_samples, Work.CHANCES,
-                                               odds)
-                # the fair share of the address watching (the first, in a fixed order)
-                key = min(c.address for c in self.conns)
-                try:
-                    text = await self.advisor.run(
-                        _chances_frame, public, version, samples, coarse, odds,
-                        kind=Work.CHANCES, key=key, wait=CHANCES_WAIT,
-                        wanted=functools.partial(self._watched_at, version))
-                except BusyError:
-                    return  # skipped: the next version tries again
-                except ProtocolError:
-                    continue  # the table moved on: the new version's turn
-                self._chances = (version, text)
-                if version == self.version and text:
-                    for conn in self.conns:
-                        if self._sees_chances(conn):
-                            conn.send(text)
-        finally:
-            self._chances_task = None
 
     async def _next_round(self, message: NextRound) -> None:
         seat = seat_for(self.seats, message.token)
@@ -621,10 +499,10 @@ class Table:
         self.move_events.extend(advance.texts)
         if advance.state.phase is not Phase.ROUND_OVER:
             self.ready.clear()
-        self._hints.clear()
+        self.aids.moved()
         self._broadcast_events(start, joined(advance.texts))
         self.schedule()
-        self._update_chances()
+        self.aids.update_chances()
 
     async def _deal(self) -> None:
         await self._step(None, None, deal=True)
@@ -757,8 +635,7 @@ class Table:
         self.state, self.moves, self.move_events = state, list(row.moves), texts
         self.seats, self.owner = row.seats, row.owner
         self.status, self.ready, self.rematch_id = row.status, set(row.ready), row.rematch
-        self._hints.clear()
-        self._chances = None
+        self.aids.reset()
         for conn in self.conns:
             conn.caught_up = None
             if state is not None:
@@ -800,31 +677,3 @@ class Table:
 
     def _broadcast_table(self) -> None:
         broadcast_table(self.conns, self.info())
-
-
-@dataclass(eq=False)
-class _HintJob:
-    """A seat's hint at one version: the task computing it and the connections waiting
-    for it (when the last one goes, so does the job)."""
-
-    version: int
-    waiters: set[Connection]
-    task: asyncio.Future[str] = dataclasses.field(init=False)
-
-
-def _hint_frame(seat_view: View, version: int, samples: int, coarse: str | None,
-                odds: bool) -> str:
-    """In a worker: the ``hint`` frame's text."""
-    return dumps(hint_message(seat_view, version, samples, coarse, odds))
-
-
-def _chances_frame(public: View, version: int, samples: int, coarse: str | None,
-                   odds: bool) -> str:
-    """In a worker: the ``chances`` frame's text, or ``""`` where there is none."""
-    message = chances_message(public, version, samples, coarse, odds)
-    return "" if message is None else dumps(message)
-
-
-def _log_failure(task: asyncio.Future[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("win chances failed", exc_info=task.exception())
