@@ -60,10 +60,11 @@ from .protocol import (
     parse_client_message,
     parse_json,
 )
+from .refusals import storage_error, unavailable
 from .settings import Settings
 from .storage import OwnerLostError
 from .store import StoreError
-from .table import Table, storage_error, unavailable
+from .table import Table
 
 __all__ = ["create_app", "origin_allowed"]
 

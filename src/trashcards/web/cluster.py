@@ -33,10 +33,11 @@ from typing import Any, Protocol
 from ..errors import TrashError
 from .connection import Connection
 from .protocol import Act, Join, NextRound, ProtocolError, RematchRequest, parse_client_message
+from .refusals import unavailable
 from .settings import Settings
 from .storage import Bus, Notice, Storage
 from .store import StoreError, TableRow
-from .table import Table, unavailable
+from .table import Table
 
 __all__ = ["Cluster", "TableHost"]
 

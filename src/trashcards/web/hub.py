@@ -34,11 +34,12 @@ from .protocol import (
     RematchRequest,
     SeatSpec,
 )
+from .refusals import storage_error
 from .seats import unique_name, valid_name
 from .settings import Settings
 from .storage import Storage
 from .store import NewTable, SeatRow, StoreError, WriteError, hash_token
-from .table import Table, storage_error
+from .table import Table
 
 __all__ = ["Hub", "checked_names", "default_hints", "playable_rules", "seat_rows"]
 

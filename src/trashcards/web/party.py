@@ -21,9 +21,10 @@ from ..rules import Rules
 from .hub import Hub, checked_names, playable_rules, seat_rows
 from .moves import Advance
 from .protocol import CreateParty, ProtocolError
+from .refusals import storage_error
 from .seats import unique_name
 from .store import FinalTakenError, NewTable, PartyRow, SeatRow, WriteError
-from .table import Table, storage_error
+from .table import Table
 
 __all__ = ["MAX_PARTY", "MIN_PARTY", "PARTY_TABLES", "Parties", "split_seats"]
 

@@ -72,6 +72,7 @@ from .protocol import (
     ProtocolError,
     RematchRequest,
 )
+from .refusals import storage_error, unavailable
 from .seats import (
     choose_name,
     choose_seat,
@@ -82,35 +83,15 @@ from .seats import (
 )
 from .settings import Settings
 from .storage import Notice, OwnerLostError, SeatTakenError, Storage
-from .store import MoveWrite, SeatRow, StoreError, TableRow, WriteError, hash_token
+from .store import MoveWrite, SeatRow, TableRow, WriteError, hash_token
 
-__all__ = ["Table", "storage_error", "unavailable"]
+__all__ = ["Table"]
 
 log = logging.getLogger(__name__)
 
 #: Creates the rematch table of a finished one (and records it as the rematch of the
 #: finished one); returns its id.
 RematchMaker = Callable[["Table"], Awaitable[str]]
-
-
-#: Seconds after which a client may try again when the storage failed.
-STORAGE_RETRY = 5.0
-
-
-def storage_error(exc: StoreError) -> ProtocolError:
-    """What a client hears when its request could not be saved."""
-    return ProtocolError("storage_error", "the server could not save this, so nothing "
-                                          f"changed: try again in a moment ({exc})",
-                         retry_after=STORAGE_RETRY)
-
-
-def unavailable(detail: str = "") -> ProtocolError:
-    """What a client hears when its table's owning process could not act on a request
-    (it moved to another process, or the owner did not answer in time)."""
-    return ProtocolError("unavailable", "the server process that runs this table did not "
-                                        "take this (it may have just moved): nothing changed "
-                                        "unless the next events say so; try again"
-                         + (f" ({detail})" if detail else ""), retry_after=1.0)
 
 
 class Table:
