@@ -58,7 +58,6 @@ from .frames import (
     broadcast_table,
     events_frame,
     joined,
-    rematch_frame,
     state_frame,
 )
 from .history import page_frame, round_start
@@ -73,6 +72,7 @@ from .protocol import (
     RematchRequest,
 )
 from .refusals import storage_error, unavailable
+from .rematch import ask_rematch, send_rematch
 from .seats import (
     choose_name,
     choose_seat,
@@ -242,10 +242,10 @@ class Table:
                 raise storage_error(exc) from None
             row.name, row.token_hash = chosen, digest
             if opening is None:
-                self._broadcast_table()
+                self.send_table()
             else:
                 self.status = "playing"
-                self._broadcast_table()
+                self.send_table()
                 self._publish(opening)
             return row.seat, token, chosen
 
@@ -273,7 +273,7 @@ class Table:
         await self.committer.add_moves(MoveWrite(self.id, 0, opening.entries, "playing",
                                                  cuts=opening.cuts))
         self.status = "playing"
-        self._broadcast_table()
+        self.send_table()
         self._publish(opening)
 
     # -- messages -------------------------------------------------------------------------
@@ -286,7 +286,7 @@ class Table:
         ``remote`` the message was forwarded by another process, whose connection
         joined there."""
         if isinstance(message, RematchRequest):
-            await self._rematch(conn, message, make_rematch, remote)
+            await ask_rematch(self, conn, message, make_rematch, remote)
             return
         if isinstance(message, HistoryRequest):
             self._history(conn, message)
@@ -408,43 +408,9 @@ class Table:
         elif ready != self.ready:
             await self.committer.write(self.store.set_ready, self.id, ready)
             self.ready = ready
-            self._broadcast_table()
+            self.send_table()
         else:
-            self._broadcast_table()
-
-    async def _rematch(self, conn: Connection, message: RematchRequest,
-                       make_rematch: RematchMaker, remote: bool = False) -> None:
-        async with self.lock:
-            try:
-                if conn not in self.conns and not remote:
-                    raise ProtocolError("not_joined", "send join first")
-                if not self.owned:
-                    raise unavailable()
-                seat_for(self.seats, message.token)
-                if started(self.state).phase is not Phase.MATCH_OVER:
-                    raise ProtocolError("bad_phase", "the match is not over")
-            except ProtocolError as exc:
-                conn.error(exc.code, exc.message)
-                return
-            if self.rematch_id is None:
-                try:
-                    self.rematch_id = await make_rematch(self)
-                except ProtocolError as exc:  # storage_error: nothing was made
-                    conn.error(exc.code, exc.message, exc.retry_after)
-                    return
-                self._broadcast_table()
-            if self.store.shared:  # the connections of the other processes hear of it too
-                try:
-                    await self.store.ask_rematch(self.id, self.version, self.rematch_id)
-                except WriteError as exc:
-                    log.warning("table %s: the rematch could not be announced: %s",
-                                self.id, exc)
-            self._send_rematch()
-
-    def _send_rematch(self) -> None:
-        text = rematch_frame(self.rematch_id)
-        for other in self.conns:
-            other.send(text)
+            self.send_table()
 
     # -- the one writer ---------------------------------------------------------------------
 
@@ -586,9 +552,9 @@ class Table:
         if notice.rematch is not None and notice.rematch != self.rematch_id:
             self.rematch_id, changed = notice.rematch, True
         if changed:
-            self._broadcast_table()
+            self.send_table()
         if notice.rematch_asked and self.rematch_id is not None:
-            self._send_rematch()
+            send_rematch(self)
         return True
 
     def catch_up(self, row: TableRow, since: int) -> None:
@@ -602,7 +568,7 @@ class Table:
         meta = (row.status, set(row.ready), row.rematch)
         if seats_changed or meta != (self.status, self.ready, self.rematch_id):
             self.status, self.ready, self.rematch_id = meta
-            self._broadcast_table()
+            self.send_table()
 
     def rewind(self, row: TableRow) -> None:
         """Take the stored table ``row`` (all its moves) as the truth although it has
@@ -621,7 +587,7 @@ class Table:
             conn.caught_up = None
             if state is not None:
                 conn.send(self._state_frame(conn.view_seat))
-        self._broadcast_table()
+        self.send_table()
 
     def _take_moves(self, start: int, moves: Sequence[str], cuts: str | None = None) -> None:
         """Apply the owner's committed moves from ``start`` (moves this table has
@@ -656,5 +622,6 @@ class Table:
         assert self.state is not None
         broadcast_events(self.conns, self.state, self.version, since, events_text)
 
-    def _broadcast_table(self) -> None:
+    def send_table(self) -> None:
+        """Send the ``table`` message to every connection."""
         broadcast_table(self.conns, self.info())
