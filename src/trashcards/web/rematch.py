@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Protocol, TypeVar
 
 from ..state import Phase, State
@@ -85,11 +85,11 @@ async def ask_rematch(table: T, conn: Connection, message: RematchRequest,
             except WriteError as exc:
                 log.warning("table %s: the rematch could not be announced: %s",
                             table.id, exc)
-        send_rematch(table)
+        send_rematch(table.conns, table.rematch_id)
 
 
-def send_rematch(table: RematchTable) -> None:
-    """Tell every connection of ``table`` where its rematch is."""
-    text = rematch_frame(table.rematch_id)
-    for other in table.conns:
+def send_rematch(conns: Iterable[Connection], rematch_id: str) -> None:
+    """Tell every connection where the rematch table ``rematch_id`` is."""
+    text = rematch_frame(rematch_id)
+    for other in conns:
         other.send(text)

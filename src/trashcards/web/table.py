@@ -39,12 +39,12 @@ from typing import Any
 from ..actions import Action, Move, parse_action, parse_move
 from ..ai.expert import ExpertBot
 from ..bots import Bot, make_bot
-from ..engine import apply
 from ..errors import IllegalActionError, NotationError
 from ..record import Entry, Record
 from ..rules import Rules
 from ..state import Phase, State, new_match
 from ..views import view
+from . import following
 from .advice import (
     Advisor,
     expert_choice,
@@ -52,7 +52,6 @@ from .advice import (
 from .aids import Aids
 from .commits import Committer
 from .connection import Close, Connection
-from .eventjson import events_text
 from .frames import (
     broadcast_events,
     broadcast_table,
@@ -61,7 +60,7 @@ from .frames import (
     state_frame,
 )
 from .history import page_frame, round_start
-from .moves import Advance, advance, entry, replay, started, with_cuts
+from .moves import Advance, advance, replay, started
 from .protocol import (
     Act,
     HintRequest,
@@ -72,7 +71,7 @@ from .protocol import (
     RematchRequest,
 )
 from .refusals import storage_error, unavailable
-from .rematch import ask_rematch, send_rematch
+from .rematch import ask_rematch
 from .seats import (
     choose_name,
     choose_seat,
@@ -246,7 +245,7 @@ class Table:
             else:
                 self.status = "playing"
                 self.send_table()
-                self._publish(opening)
+                self.publish(opening)
             return row.seat, token, chosen
 
     def _opening(self, given: dict[int, str] | None = None) -> Advance:
@@ -263,7 +262,7 @@ class Table:
     def opened(self, opening: Advance) -> None:
         """The new table and its opening moves are written: play on."""
         self.status = "playing"
-        self._publish(opening)
+        self.publish(opening)
 
     async def start(self) -> None:
         """Begin the match of a stored table whose seats were all taken before the server
@@ -274,7 +273,7 @@ class Table:
                                                  cuts=opening.cuts))
         self.status = "playing"
         self.send_table()
-        self._publish(opening)
+        self.publish(opening)
 
     # -- messages -------------------------------------------------------------------------
 
@@ -434,9 +433,9 @@ class Table:
         await self.committer.add_moves(MoveWrite(
             self.id, start, advance.entries,
             status if status != self.status or start == 0 else None, clear_ready=clear))
-        self._publish(advance)
+        self.publish(advance)
 
-    def _publish(self, advance: Advance) -> None:
+    def publish(self, advance: Advance) -> None:
         """Committed moves: the table takes them and every connection hears of them."""
         start = self.version
         self.last_active = self.settings.wall_clock()
@@ -534,75 +533,16 @@ class Table:
     def follow(self, notice: Notice) -> bool:
         """Take a notice of the owner; returns ``False`` when the moves in it do not
         follow on from this table's version (read them: :meth:`catch_up`)."""
-        if notice.owner is not None:
-            self.owner = notice.owner
-        if self.owned:
-            return True
-        if notice.version < self.version:  # behind this table: the database lost moves?
-            return False  # (or only a late notice): read the table
-        if notice.version > self.version:
-            if notice.moves is None or notice.start > self.version or notice.seats:
-                return False
-            self._take_moves(notice.start, notice.moves, notice.cuts)
-        changed = False
-        if notice.status is not None and notice.status != self.status:
-            self.status, changed = notice.status, True
-        if notice.ready is not None and set(notice.ready) != self.ready:
-            self.ready, changed = set(notice.ready), True
-        if notice.rematch is not None and notice.rematch != self.rematch_id:
-            self.rematch_id, changed = notice.rematch, True
-        if changed:
-            self.send_table()
-        if notice.rematch_asked and self.rematch_id is not None:
-            send_rematch(self)
-        return True
+        return following.follow(self, notice)
 
     def catch_up(self, row: TableRow, since: int) -> None:
         """Take the stored table ``row`` (its moves from index ``since``)."""
-        self.owner = row.owner
-        seats_changed = [(s.name, s.token_hash) for s in self.seats] != \
-            [(s.name, s.token_hash) for s in row.seats]
-        self.seats = row.seats
-        if since <= self.version < since + len(row.moves):
-            self._take_moves(self.version, row.moves[self.version - since:], row.cuts)
-        meta = (row.status, set(row.ready), row.rematch)
-        if seats_changed or meta != (self.status, self.ready, self.rematch_id):
-            self.status, self.ready, self.rematch_id = meta
-            self.send_table()
+        following.catch_up(self, row, since)
 
     def rewind(self, row: TableRow) -> None:
         """Take the stored table ``row`` (all its moves) as the truth although it has
-        fewer moves than this table: moves acknowledged just before a database crash
-        were lost with it (``synchronous_commit=off``). The match is rebuilt from the
-        row and every connection gets a whole ``state`` (and the table)."""
-        state, texts = replay(self.rules, tuple(s.name or "" for s in row.seats),
-                              row.moves, row.cuts)
-        log.warning("table %s: the database kept %d of its %d moves (a crash lost the "
-                    "last ones); going on from there", self.id, len(row.moves), self.version)
-        self.state, self.moves, self.move_events = state, list(row.moves), texts
-        self.seats, self.owner = row.seats, row.owner
-        self.status, self.ready, self.rematch_id = row.status, set(row.ready), row.rematch
-        self.aids.reset()
-        for conn in self.conns:
-            conn.caught_up = None
-            if state is not None:
-                conn.send(self._state_frame(conn.view_seat))
-        self.send_table()
-
-    def _take_moves(self, start: int, moves: Sequence[str], cuts: str | None = None) -> None:
-        """Apply the owner's committed moves from ``start`` (moves this table has
-        already are skipped; ``cuts``: the cards cut for the first dealer, when they
-        start at the first move) and send them, as :meth:`_publish` does."""
-        moves = moves[self.version - start:]
-        if not moves:
-            return
-        state = self.state or new_match(self.rules, tuple(s.name or "" for s in self.seats))
-        texts = []
-        for index, text in enumerate(moves, start=self.version):
-            item = with_cuts(entry(index, text), cuts) if index == 0 else entry(index, text)
-            state, events = apply(state, item.move, item.seat)
-            texts.append(events_text(events, state))
-        self._publish(Advance(state, list(moves), texts))
+        fewer moves than this table (:func:`trashcards.web.following.rewind`)."""
+        following.rewind(self, row)
 
     # -- sending ----------------------------------------------------------------------------
 
