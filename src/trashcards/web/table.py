@@ -13,7 +13,7 @@ thinks; its move is applied only if the table did not change meanwhile), a seat'
 computed there on request (where the table allows hints), and after every version every
 seat's win chances are computed once and sent to the spectators, and to the players
 where hints are allowed — an update still running when the table moves on is not sent,
-and the versions it missed are skipped.
+and the versions it missed are skipped (:mod:`trashcards.web.aids`).
 
 When the database cannot be written (read-only, disk full), nothing changes: a person's
 move is answered with a ``storage_error`` error, and bots and the round timer try again
@@ -23,8 +23,15 @@ With a shared database (PostgreSQL, several server processes) a table in memory 
 either *owned* (this process writes its moves: everything above) or a *follower*: it
 takes the owner's committed moves in order, from the database's notices
 (:meth:`Table.follow`) or by reading the database (:meth:`Table.catch_up`), and sends
-them to its connections exactly as the owner does; the hub forwards its players'
-requests to the owner.
+them to its connections exactly as the owner does (:mod:`trashcards.web.following`);
+the hub forwards its players' requests to the owner.
+
+The table keeps the one writer and its connections; each other concern has its own
+module, which reads the table through a small protocol and never imports this one:
+:mod:`~trashcards.web.seats` (tokens, open seats, names), :mod:`~trashcards.web.moves`
+(applying and replaying moves in memory), :mod:`~trashcards.web.aids` (hints and win
+chances), :mod:`~trashcards.web.rematch`, :mod:`~trashcards.web.following` and
+:mod:`~trashcards.web.frames` (the JSON frames sent).
 """
 
 from __future__ import annotations
@@ -45,20 +52,11 @@ from ..rules import Rules
 from ..state import Phase, State, new_match
 from ..views import view
 from . import following
-from .advice import (
-    Advisor,
-    expert_choice,
-)
+from .advice import Advisor, expert_choice
 from .aids import Aids
 from .commits import Committer
 from .connection import Close, Connection
-from .frames import (
-    broadcast_events,
-    broadcast_table,
-    events_frame,
-    joined,
-    state_frame,
-)
+from .frames import broadcast_events, broadcast_table, events_frame, joined, state_frame
 from .history import page_frame, round_start
 from .moves import Advance, advance, replay, started
 from .protocol import (
@@ -72,14 +70,7 @@ from .protocol import (
 )
 from .refusals import storage_error, unavailable
 from .rematch import ask_rematch
-from .seats import (
-    choose_name,
-    choose_seat,
-    names,
-    seat_for,
-    seat_of,
-    taken,
-)
+from .seats import choose_name, choose_seat, names, seat_for, seat_of, taken
 from .settings import Settings
 from .storage import Notice, OwnerLostError, SeatTakenError, Storage
 from .store import MoveWrite, SeatRow, TableRow, WriteError, hash_token
