@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import importlib
 import logging
 import math
 import threading
@@ -104,6 +105,12 @@ class WarmUp:
         return "ready" if self.done.is_set() else "warming_up"
 
     def start(self) -> None:
+        # numpy is imported here first: its modules import one another, and two threads
+        # importing it at once (this one's kernel and, say, a request's pytest.approx or a
+        # worker's) can be handed a partly initialised module by Python's deadlock
+        # avoidance ("partially initialized module 'numpy'").
+        with contextlib.suppress(ImportError):
+            importlib.import_module("numpy")
         threading.Thread(target=self._run, name="trashcards-warm-up", daemon=True).start()
 
     def _run(self) -> None:
