@@ -89,14 +89,15 @@ def warm_up() -> str:
 
 
 def hint_message(seat_view: View, version: int, samples: int) -> dict[str, Any]:
-    """The ``hint`` message for the seat to act: every legal action best first, with its
-    win chances, 95 % intervals and a one-line reason. Seeded by the version, so the same
-    view at the same version always gets the same hint."""
+    """The ``hint`` message for the seat to act: :meth:`trashcards.ai.hints.Hint.to_json`
+    (every legal action best first, with its win chances, 95 % intervals, its paired
+    interval against the best, ``equal_to_best`` and a reason ``{"code", "params"}``;
+    ``exact``, ``samples`` (the deals used, 0 when exact), ``tied``) with the type,
+    version and seat. Seeded by the version, so the same view at the same version always
+    gets the same hint, and the same as ``trashcards hint --seed VERSION``."""
     result = hint(seat_view, samples, seed=version)
-    actions = [{**line.to_json(), "reason": line.reason} for line in result.lines]
     return {"type": "hint", "version": version, "seat": result.to_act,
-            "best": str(result.best.action), "samples": samples,
-            "engine": result.evaluation.engine, "actions": actions}
+            **result.to_json(), "engine": result.evaluation.engine}
 
 
 def chances_message(public: View, version: int, samples: int) -> dict[str, Any] | None:

@@ -1,7 +1,9 @@
 // The Hint button and its answer. Asking sends {"type": "hint"} for the seat to act at
 // the current version; the server answers that connection only, with every legal action
-// best first, its chance of winning the match and the round (95 % intervals) and a
-// one-line reason. The button is there only where the table's creator allowed hints.
+// best first, its chance of winning the match and the round (95 % intervals), whether it
+// is as good as the best (a tie within the noise, or exact) and a reason code with its
+// parameters, translated by the catalog's reason.<code>. The button is there only where
+// the table's creator allowed hints.
 
 import { t } from "./i18n.js";
 import { percent } from "./winbar.js";
@@ -13,6 +15,29 @@ export function describeAction(action) {
   const known = ["stock", "discard", "wild", "swap", "trash", "call"];
   if (!known.includes(verb)) return String(action);
   return t(`move.${verb}`, { slot });
+}
+
+/** A reason {code, params} in words (an older server's reason is a string already). */
+export function reasonText(reason) {
+  if (reason == null) return "";
+  if (typeof reason === "string") return reason;
+  return t(`reason.${reason.code}`, reason.params ?? {});
+}
+
+/** The hint's conclusion: the best move, the moves equally good (the standard play
+ *  first), "always call", each marked exact where the solver found it. */
+export function leadText(message, actionText = describeAction) {
+  const best = message.actions[0];
+  const tied = message.tied ?? [best.action];
+  const exact = message.exact ? t("hint.exact") : "";
+  if (message.always_call) {
+    return t("hint.always_call", { reason: reasonText(best.reason) });
+  }
+  if (tied.length > 1) {
+    return t("hint.tied", { actions: tied.map((a) => actionText(a)).join(" = "), exact }).trim();
+  }
+  return t("hint.best", { action: actionText(best.action), reason: reasonText(best.reason) })
+    + (exact ? ` ${exact}` : "");
 }
 
 export class HintPanel {
@@ -60,15 +85,14 @@ export class HintPanel {
     if (!this.request || message.version !== this.request.version) return;
     const title = document.createElement("h2");
     title.textContent = t("hint.title");
-    const best = message.actions[0];
     const lead = document.createElement("p");
     lead.className = "hint-best";
-    lead.textContent = t("hint.best", { action: this.actionText(best.action),
-                                        reason: best.reason });
+    lead.textContent = leadText(message, this.actionText);
     const table = document.createElement("table");
     table.className = "hint-table";
     const caption = document.createElement("caption");
-    caption.textContent = t("hint.caption", { samples: message.samples });
+    caption.textContent = message.exact ? t("hint.caption_exact")
+      : t("hint.caption", { samples: message.samples });
     const head = document.createElement("tr");
     for (const key of ["hint.col_action", "hint.col_match", "hint.col_round", "hint.col_reason"]) {
       const th = document.createElement("th");
@@ -82,7 +106,7 @@ export class HintPanel {
     message.actions.forEach((line, index) => {
       const row = document.createElement("tr");
       row.dataset.action = line.action;
-      if (index === 0) row.className = "best";
+      if (index === 0 || line.equal_to_best) row.className = "best";
       const cells = [
         this.actionText(line.action),
         t("hint.chance", { percent: percent(line.match_win),
@@ -91,7 +115,7 @@ export class HintPanel {
         t("hint.chance", { percent: percent(line.round_win),
                            low: percent(line.round_win_ci[0]),
                            high: percent(line.round_win_ci[1]) }),
-        line.reason,
+        reasonText(line.reason),
       ];
       cells.forEach((text, column) => {
         const cell = document.createElement(column === 0 ? "th" : "td");
