@@ -10,9 +10,10 @@ noise:
   of their paired differences on the deals both were played on, with a 95 % interval
   (Student's t).
 * **Best only when significant.** The leader is the action with the highest mean
-  match-win chance. Every action whose difference to the leader has an interval that
-  reaches 0 is *equal to the best* (the tie group). The reported best is greedy's own
-  choice (the standard play) when it is in the tie group, else the leader: on small
+  match-win chance. Every action whose difference to the leader (or to the reported
+  best) has an interval that reaches 0 is *equal to the best* (the tie group). The
+  reported best is greedy's own choice (the standard play) when it is in the tie
+  group, else the leader: on small
   boards the solver proves greedy's choice optimal, and the lab finds nothing better at
   ten slots (docs/analysis/skill, tips).
 * **Adaptive sampling.** After ``samples`` deals for every action, the rest of the
@@ -33,7 +34,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from ..actions import CALL, Action
 from ..bots import make_bot
@@ -45,7 +46,7 @@ from .odds import MatchOdds, OddsUnavailableError, match_odds
 from .rollout import Horizon
 
 __all__ = ["BATCH", "EQUIVALENT", "EXACT_MAX_SIZE", "Comparison", "Paired", "compare",
-           "exact_comparison", "greedy_choice", "paired_interval"]
+           "confirm", "exact_comparison", "greedy_choice", "paired_interval"]
 
 #: Deals per batch of adaptive sampling on the contested pair.
 BATCH: Final = 200
@@ -53,6 +54,13 @@ BATCH: Final = 200
 EQUIVALENT: Final = 0.0025
 #: Largest board (slots, each player) solved exactly by the hint.
 EXACT_MAX_SIZE: Final = 3
+#: Nodes the solver may add to its memo for one comparison (some 0.1 s): positions that
+#: need more are sampled instead (the memo is kept, so later positions of the same round
+#: come cheaper).
+EXACT_NODES: Final = 3000
+#: Nodes a solver (one per rules and board sizes) may hold in all: beyond it, the
+#: positions of those boards are sampled.
+EXACT_TOTAL: Final = 60_000
 #: Exact values closer than this are equal.
 EXACT_TOLERANCE: Final = 1e-9
 
@@ -151,17 +159,19 @@ def greedy_choice(view: View) -> Action:
 def compare(view: View, samples: int = 300, seed: int = 0, engine: Engine = "auto",
             extra: int | None = None, exact: bool = True,
             horizon: Horizon | Literal["auto"] = "auto",
-            actions: Sequence[Action] | None = None, first_sample: int = 0) -> Comparison:
+            actions: Sequence[Action] | None = None, first_sample: int = 0,
+            exact_nodes: int = EXACT_NODES) -> Comparison:
     """Compare the legal actions (or ``actions``) of the seat to act: ``samples`` deals
     each, then up to ``extra`` (default ``3 × samples``) more on the contested pair;
-    exact where the solver reaches (``exact``). Deals ``first_sample`` … of ``seed``."""
+    exact where the solver reaches (``exact``) within ``exact_nodes`` new nodes. Deals
+    ``first_sample`` … of ``seed``."""
     seat = view.to_act
     if seat is None:
         raise ValueError("no decision is due in this position")
     chosen = tuple(view.legal if actions is None else actions)
     greedy = greedy_choice(view) if actions is None else None
     if exact and len(chosen) > 1:
-        solved = exact_comparison(view, chosen, greedy, seed)
+        solved = exact_comparison(view, chosen, greedy, seed, exact_nodes)
         if solved is not None:
             return solved
     extra = 3 * samples if extra is None else extra
@@ -240,15 +250,44 @@ def _comparison(view: View, seat: int, chosen: tuple[Action, ...],
         tied = [a for a in chosen
                 if a == CALL or paired_interval(_mine(data[a], seat), call).high >= 0]
     assert best is not None
-    tied.sort(key=lambda a: (a != best, -mean[a], chosen.index(a)))
-    rest = sorted((a for a in chosen if a not in tied),
-                  key=lambda a: (-mean[a], chosen.index(a)))
     base = _mine(data[best], seat)
     vs_best = {a: Paired(0.0, 0.0, 0.0, len(base)) if a == best
                else paired_interval(_mine(data[a], seat), base) for a in chosen}
+    # worse means measurably worse than the leader and than the reported best
+    tied += [a for a in chosen if a not in tied and vs_best[a].high >= 0]
+    tied.sort(key=lambda a: (a != best, -mean[a], chosen.index(a)))
+    rest = sorted((a for a in chosen if a not in tied),
+                  key=lambda a: (-mean[a], chosen.index(a)))
     used = max(len(found.match) for found in data.values())
     return Comparison(seat, (*tied, *rest), values, vs_best, tuple(tied), False, used,
                       greedy, engine, horizon, seed, notice)
+
+
+def confirm(view: View, best: Action, taken: Action, samples: int, seed: int,
+            engine: Engine = "auto", extra: int | None = None, first_sample: int = 0,
+            horizon: Horizon | Literal["auto"] = "auto") -> Paired:
+    """``best − taken`` in match-win chance on ``samples`` deals from ``first_sample`` of
+    ``seed`` (then up to ``extra``, default ``3 × samples``, more in batches until the
+    interval excludes 0 or lies within ±:data:`EQUIVALENT`). A review calls it on deals
+    the selection of ``best`` never saw, so the winner's curse cannot inflate the cost."""
+    seat = view.to_act
+    assert seat is not None
+    extra = 3 * samples if extra is None else extra
+    pair = (best, taken)
+    found = evaluate(view, pair, samples, seed, horizon, engine, first_sample=first_sample)
+    a = [m[seat] for m in found.match_value[0]]
+    b = [m[seat] for m in found.match_value[1]]
+    diff = paired_interval(a, b)
+    spent = 0
+    while spent < extra and not diff.significant and not diff.equivalent:
+        step = min(BATCH, extra - spent)
+        more = evaluate(view, pair, step, seed, horizon, engine,
+                        first_sample=first_sample + len(a))
+        a.extend(m[seat] for m in more.match_value[0])
+        b.extend(m[seat] for m in more.match_value[1])
+        spent += step
+        diff = paired_interval(a, b)
+    return diff
 
 
 # -- exact values ---------------------------------------------------------------------------
@@ -261,8 +300,15 @@ def _exact_odds(rules: Rules) -> MatchOdds | None:
         return None
 
 
+@lru_cache(maxsize=64)
+def _solver(rules: Rules, sizes: tuple[int, ...]) -> Any:
+    from .solver import Solver
+
+    return Solver(rules, (sizes[0], sizes[1]))
+
+
 def exact_comparison(view: View, chosen: Sequence[Action], greedy: Action | None,
-                     seed: int = 0) -> Comparison | None:
+                     seed: int = 0, nodes: int = EXACT_NODES) -> Comparison | None:
     """The comparison from the solver's exact values, or ``None`` where the position is
     out of its reach (more than two players, call-trash or last chance, a board over
     :data:`EXACT_MAX_SIZE` slots, a value that depends on a reshuffle)."""
@@ -273,10 +319,14 @@ def exact_comparison(view: View, chosen: Sequence[Action], greedy: Action | None
     odds = _exact_odds(rules)
     if odds is None:
         return None
-    from .solver import OutOfReachError, solve_view
+    from .solver import OutOfReachError
 
     try:
-        solution = solve_view(view)
+        solver = _solver(rules, tuple(p.board_size for p in view.players))
+        if solver.stats.nodes >= EXACT_TOTAL:
+            return None
+        solver.max_nodes = min(solver.stats.nodes + nodes, EXACT_TOTAL)
+        solution = solver.solve(solver.key_of(view))
     except (OutOfReachError, ValueError, RecursionError):
         return None
     if not solution.exact or solution.error > EXACT_TOLERANCE:
