@@ -60,7 +60,7 @@ EXACT_MAX_SIZE: Final = 3
 EXACT_NODES: Final = 3000
 #: Nodes a solver (one per rules and board sizes) may hold in all: beyond it, the
 #: positions of those boards are sampled.
-EXACT_TOTAL: Final = 60_000
+EXACT_TOTAL: Final = 300_000
 #: Exact values closer than this are equal.
 EXACT_TOLERANCE: Final = 1e-9
 
