@@ -15,8 +15,8 @@ Run from a checkout::
   natural of that slot, or a wild), the share flagged (bar: at least 75 %).
 * **Ties on exact positions**: every decision of ``--rounds`` greedy rounds of boards
   2 + 2, 2 + 1 and 1 + 1 (solved exactly; the first solve of 2 + 2 takes seconds):
-  actions with equal exact values must both be ``equal_to_best``; where the best leads by more than 5 pp it must be the reported best
-  and the second not equal.
+  actions with equal exact values must both be ``equal_to_best``; where the best leads
+  by more than 5 pp it must be the reported best and the second not equal.
 * **Hint latency**: every decision with a choice of the first round of ``--hint-matches``
   greedy matches (two players, standard, ten slots) with the default budget, after one
   warm-up; the 50th and 99th percentiles (bar: p99 ≤ 100 ms with numba) and the share of
