@@ -38,7 +38,7 @@ from typing import Any
 
 from trashcards import Rules, apply, new_match, sample_chance, view
 from trashcards.actions import DISCARD, STOCK
-from trashcards.ai.compare import EXACT_TOTAL, compare
+from trashcards.ai.compare import compare
 from trashcards.ai.evaluate import fast_problem
 from trashcards.ai.hints import DEFAULT_SAMPLES, hint
 from trashcards.ai.odds import round_start
@@ -72,8 +72,23 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+#: Other thresholds (match-win chance) the figures are also given for.
+THRESHOLDS = (0.001, 0.0025, 0.005, 0.01)
+
+
+def _would_flag(d: Any, threshold: float) -> bool:
+    """Whether the decision would be flagged with another threshold (the confirmation's
+    estimate is kept in the decision)."""
+    if d.kind == "missed_call":
+        return True
+    if d.equal_to_best:
+        return False
+    return bool(d.measured >= threshold and (d.exact or d.cost_ci[0] > 0))
+
+
 def precision(matches: int, seed: int) -> dict[str, Any]:
     decisions = flagged = 0
+    at = dict.fromkeys(THRESHOLDS, 0)
     seconds = []
     moves = []
     for index in range(matches):
@@ -84,10 +99,13 @@ def precision(matches: int, seed: int) -> dict[str, Any]:
         moves.append(len(record.moves))
         decisions += len(result.decisions)
         flagged += sum(d.mistake for d in result.decisions)
+        for threshold in THRESHOLDS:
+            at[threshold] += sum(_would_flag(d, threshold) for d in result.decisions)
         _say(f"precision {index + 1}/{matches}: {flagged}/{decisions} flagged, "
              f"{len(record.moves)} moves reviewed in {seconds[-1]:.1f} s")
     return {"matches": matches, "decisions": decisions, "flagged": flagged,
             "share": flagged / decisions if decisions else 0.0,
+            "share_at_threshold": {f"{t * 100:g} pp": at[t] / decisions for t in at},
             "review_seconds_max": max(seconds), "review_seconds_mean":
             sum(seconds) / len(seconds), "moves_max": max(moves)}
 
@@ -95,6 +113,7 @@ def precision(matches: int, seed: int) -> dict[str, Any]:
 def recall(matches: int, seed: int) -> dict[str, Any]:
     draws = caught = 0
     natural = natural_caught = 0
+    at = dict.fromkeys(THRESHOLDS, 0)
     for index in range(matches):
         record = _match(("kid", "greedy"), 1000 + seed + index)
         result = review(record)
@@ -107,6 +126,8 @@ def recall(matches: int, seed: int) -> dict[str, Any]:
                 if _fits(v):
                     draws += 1
                     caught += decision.mistake
+                    for threshold in THRESHOLDS:
+                        at[threshold] += _would_flag(decision, threshold)
                     top = v.top_discard
                     assert top is not None
                     if v.rules.roles()[top] != WILD:
@@ -116,6 +137,7 @@ def recall(matches: int, seed: int) -> dict[str, Any]:
         _say(f"recall {index + 1}/{matches}: {caught}/{draws} flagged")
     return {"matches": matches, "draws": draws, "flagged": caught,
             "share": caught / draws if draws else 0.0,
+            "share_at_threshold": {f"{t * 100:g} pp": at[t] / draws for t in at},
             "natural_draws": natural, "natural_flagged": natural_caught}
 
 
@@ -134,7 +156,8 @@ def exact_ties(rounds: int, seed: int) -> dict[str, Any]:
             v = view(state, seat)
             if len(v.legal) > 1:
                 positions += 1
-                found = compare(v, 50, seed=index, exact_nodes=EXACT_TOTAL)
+                found = compare(v, 50, seed=index, exact_nodes=300_000,
+                                exact_total=300_000)
                 if found.exact:
                     exact += 1
                     values = sorted(((found.values[a].match_win.value, a)
@@ -186,6 +209,11 @@ def latency(matches: int, seed: int) -> dict[str, Any]:
             "engine": "fast" if fast_problem() is None else "reference"}
 
 
+def _shares(figures: dict[str, Any]) -> str:
+    return ", ".join(f"{name} {share * 100:.1f} %"
+                     for name, share in figures["share_at_threshold"].items())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=20,
@@ -218,14 +246,15 @@ def main() -> None:
         print(f"review precision (greedy v greedy, {f['matches']} matches): "
               f"{f['flagged']}/{f['decisions']} decisions flagged = "
               f"{f['share'] * 100:.2f} % (bar ≤ 0.5 %); slowest review "
-              f"{f['review_seconds_max']:.1f} s (longest match {f['moves_max']} moves)",
-              flush=True)
+              f"{f['review_seconds_max']:.1f} s (longest match {f['moves_max']} moves); "
+              f"at other thresholds: {_shares(f)}", flush=True)
     if "recall" in parts:
         figures["recall"] = f = recall(args.matches, args.seed)
         print(f"review recall (kid v greedy, {f['matches']} matches): {f['flagged']}/"
               f"{f['draws']} stock draws past a fitting discard flagged = "
               f"{f['share'] * 100:.1f} % (bar ≥ 75 %); naturals only "
-              f"{f['natural_flagged']}/{f['natural_draws']}", flush=True)
+              f"{f['natural_flagged']}/{f['natural_draws']}; at other thresholds: "
+              f"{_shares(f)}", flush=True)
     if args.json is not None:
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 

@@ -60,7 +60,7 @@ EXACT_MAX_SIZE: Final = 3
 EXACT_NODES: Final = 3000
 #: Nodes a solver (one per rules and board sizes) may hold in all: beyond it, the
 #: positions of those boards are sampled.
-EXACT_TOTAL: Final = 300_000
+EXACT_TOTAL: Final = 60_000
 #: Exact values closer than this are equal.
 EXACT_TOLERANCE: Final = 1e-9
 
@@ -160,7 +160,7 @@ def compare(view: View, samples: int = 300, seed: int = 0, engine: Engine = "aut
             extra: int | None = None, exact: bool = True,
             horizon: Horizon | Literal["auto"] = "auto",
             actions: Sequence[Action] | None = None, first_sample: int = 0,
-            exact_nodes: int = EXACT_NODES) -> Comparison:
+            exact_nodes: int = EXACT_NODES, exact_total: int = EXACT_TOTAL) -> Comparison:
     """Compare the legal actions (or ``actions``) of the seat to act: ``samples`` deals
     each, then up to ``extra`` (default ``3 × samples``) more on the contested pair;
     exact where the solver reaches (``exact``) within ``exact_nodes`` new nodes. Deals
@@ -171,7 +171,7 @@ def compare(view: View, samples: int = 300, seed: int = 0, engine: Engine = "aut
     chosen = tuple(view.legal if actions is None else actions)
     greedy = greedy_choice(view) if actions is None else None
     if exact and len(chosen) > 1:
-        solved = exact_comparison(view, chosen, greedy, seed, exact_nodes)
+        solved = exact_comparison(view, chosen, greedy, seed, exact_nodes, exact_total)
         if solved is not None:
             return solved
     extra = 3 * samples if extra is None else extra
@@ -308,7 +308,8 @@ def _solver(rules: Rules, sizes: tuple[int, ...]) -> Any:
 
 
 def exact_comparison(view: View, chosen: Sequence[Action], greedy: Action | None,
-                     seed: int = 0, nodes: int = EXACT_NODES) -> Comparison | None:
+                     seed: int = 0, nodes: int = EXACT_NODES,
+                     total: int = EXACT_TOTAL) -> Comparison | None:
     """The comparison from the solver's exact values, or ``None`` where the position is
     out of its reach (more than two players, call-trash or last chance, a board over
     :data:`EXACT_MAX_SIZE` slots, a value that depends on a reshuffle)."""
@@ -323,9 +324,9 @@ def exact_comparison(view: View, chosen: Sequence[Action], greedy: Action | None
 
     try:
         solver = _solver(rules, tuple(p.board_size for p in view.players))
-        if solver.stats.nodes >= EXACT_TOTAL:
+        if solver.stats.nodes >= total:
             return None
-        solver.max_nodes = min(solver.stats.nodes + nodes, EXACT_TOTAL)
+        solver.max_nodes = min(solver.stats.nodes + nodes, total)
         solution = solver.solve(solver.key_of(view))
     except (OutOfReachError, ValueError, RecursionError):
         return None
