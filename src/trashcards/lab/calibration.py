@@ -173,6 +173,22 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
                       "matches", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
         rows_by[players] = rows
+    headline = []
+    for players, rows in rows_by.items():
+        pred = [r["predicted"] for r in rows]
+        won = [r["won"] for r in rows]
+        base = _baseline(rows)
+        brier, brier0 = _brier(pred, won), _brier(base, won)
+        bins = _bins(pred, won)
+        inside = sum(b["inside"] for b in bins if b["n"])
+        used = sum(1 for b in bins if b["n"])
+        headline.append(
+            f"**{players} players**: Brier score {brier:.4f} against {brier0:.4f} for the "
+            f"standing alone ({(1 - brier / brier0) * 100:+.1f} % skill); in {inside} of "
+            f"the {used} bins with predictions the observed win rate's 95 % interval "
+            "holds the mean prediction.")
+    report.heading("Headline")
+    report.bullets(headline)
     report.heading("Method")
     report.para(f"{fmt_count(settings.matches)} greedy-against-greedy matches per table "
                 f"size (standard rules), {fmt_count(settings.matches * len(TABLES))} in all; "
