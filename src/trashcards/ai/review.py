@@ -16,8 +16,10 @@ noise is never presented as a mistake:
 
 1. *selection*: :func:`trashcards.ai.compare.compare` finds the best action and the
    actions equal to it (paired comparison on common deals, adaptive sampling, exact
-   values on small two-player boards). A move in the tie group is not a mistake.
-2. *confirmation*: otherwise the best and the move taken are played again on **fresh
+   values on small two-player boards). A move in the tie group whose estimated cost is
+   under half the threshold is not a mistake.
+2. *confirmation*: otherwise (a move outside the tie group, or a tied one whose cost
+   was not yet decided) the best and the move taken are played again on **fresh
    deals** (sample indices the selection never used, :func:`.compare.confirm`): picking
    the best of several noisy estimates favours the lucky one (the winner's curse), so
    the deals that chose the best cannot also measure its lead. The move is a mistake
@@ -59,6 +61,8 @@ THRESHOLD: Final = 0.005
 #: Nodes the solver may add per decision in a review (a few seconds at most; the
 #: solved nodes are kept for the rest of the round).
 REVIEW_NODES: Final = 20_000
+#: Deals (per ``samples``) the confirmation may add until its interval is decided.
+CONFIRM_EXTRA: Final = 6
 #: Where the confirmation's fresh deals start (far beyond any selection's).
 FRESH: Final = 1 << 30
 #: How many biggest mistakes and luck swings each summary lists.
@@ -281,7 +285,9 @@ def judge(seat_view: View, taken: Action, samples: int, seed: int, engine: Engin
         ci = (measured, measured)
         if measured >= threshold:
             kind = "mistake"
-    elif taken in tied and not missed_call:
+    elif taken in tied and not missed_call and (
+            taken == best or found.vs_best[taken].equivalent
+            or -found.vs_best[taken].mean < threshold / 2):
         diff = found.vs_best[taken]
         measured, ci = -diff.mean, (-diff.high, -diff.low)
     else:
@@ -291,10 +297,11 @@ def judge(seat_view: View, taken: Action, samples: int, seed: int, engine: Engin
         else:
             start = FRESH if fresh else 0
             diff = confirm(seat_view, versus, taken, 2 * samples, seed, engine,
-                           first_sample=start)
+                           extra=CONFIRM_EXTRA * samples, first_sample=start)
             measured, ci = diff.mean, (diff.low, diff.high)
             if diff.low > 0 and diff.mean >= threshold:
                 kind = "mistake"
+                tied = tuple(a for a in tied if a != taken)
         if missed_call:
             kind = "missed_call"
     cost = measured if kind != "ok" else 0.0
