@@ -54,8 +54,9 @@ __all__ = ["DEFAULT_SAMPLES", "THRESHOLD", "Decision", "PlayerSummary", "Point",
 
 #: Deals per action per decision for the selection (then up to three times as many on
 #: the contested pair), and twice as many for the confirmation on fresh deals (a review
-#: of a two-player standard match takes some 10 to 30 seconds with numba).
-DEFAULT_SAMPLES: Final = 200
+#: of a two-player standard match takes some 5 to 30 seconds with numba; fewer deals
+#: find fewer of the small mistakes: benchmarks/coach.py).
+DEFAULT_SAMPLES: Final = 400
 #: The least cost (match-win chance) a confirmed mistake has.
 THRESHOLD: Final = 0.005
 #: Nodes the solver may add per decision in a review (a few seconds at most; the
