@@ -19,8 +19,9 @@ Run from a checkout::
   by more than 5 pp it must be the reported best and the second not equal.
 * **Hint latency**: every decision with a choice of the first round of ``--hint-matches``
   greedy matches (two players, standard, ten slots) with the default budget, after one
-  warm-up; the 50th and 99th percentiles (bar: p99 ≤ 100 ms with numba) and the share of
-  hints that end in a tie.
+  warm-up; the 50th and 99th percentiles of the wall time (bar: p99 ≤ 100 ms with numba)
+  and of the thread's CPU time (what one free core would take, on a shared machine), and
+  the share of hints that end in a tie.
 
 Matches are seeded (``--seed``), so the figures are reproducible up to timing.
 """
@@ -42,6 +43,7 @@ from trashcards.ai.compare import compare
 from trashcards.ai.evaluate import fast_problem
 from trashcards.ai.hints import DEFAULT_SAMPLES, hint
 from trashcards.ai.odds import round_start
+from trashcards.ai.review import DEFAULT_SAMPLES as REVIEW_SAMPLES
 from trashcards.ai.review import THRESHOLD, review
 from trashcards.bots import make_bot
 from trashcards.record import Record
@@ -86,7 +88,7 @@ def _would_flag(d: Any, threshold: float) -> bool:
     return bool(d.measured >= threshold and (d.exact or d.cost_ci[0] > 0))
 
 
-def precision(matches: int, seed: int) -> dict[str, Any]:
+def precision(matches: int, seed: int, samples: int) -> dict[str, Any]:
     decisions = flagged = 0
     at = dict.fromkeys(THRESHOLDS, 0)
     seconds = []
@@ -94,7 +96,7 @@ def precision(matches: int, seed: int) -> dict[str, Any]:
     for index in range(matches):
         record = _match(("greedy", "greedy"), seed + index)
         start = time.perf_counter()
-        result = review(record)
+        result = review(record, samples)
         seconds.append(time.perf_counter() - start)
         moves.append(len(record.moves))
         decisions += len(result.decisions)
@@ -110,13 +112,13 @@ def precision(matches: int, seed: int) -> dict[str, Any]:
             sum(seconds) / len(seconds), "moves_max": max(moves)}
 
 
-def recall(matches: int, seed: int) -> dict[str, Any]:
+def recall(matches: int, seed: int, samples: int) -> dict[str, Any]:
     draws = caught = 0
     natural = natural_caught = 0
     at = dict.fromkeys(THRESHOLDS, 0)
     for index in range(matches):
         record = _match(("kid", "greedy"), 1000 + seed + index)
-        result = review(record)
+        result = review(record, samples)
         judged = {d.move: d for d in result.decisions}
         state: State = new_match(record.rules, record.players)
         for move, (after, _events) in enumerate(record.steps()):
@@ -193,19 +195,23 @@ def latency(matches: int, seed: int) -> dict[str, Any]:
             state = apply(state, bots[seat].choose(v))[0]
     hint(views[0], DEFAULT_SAMPLES)  # warm-up: the kernel and the odds table
     times = []
+    cpu = []
     tied = 0
     for index, v in enumerate(views):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         result = hint(v, DEFAULT_SAMPLES, seed=index)
         times.append(time.perf_counter() - start)
+        cpu.append(time.thread_time() - start_cpu)
         tied += len(result.tied) > 1
     times.sort()
+    cpu.sort()
 
-    def pct(q: float) -> float:
-        return times[min(len(times) - 1, int(q * len(times)))] * 1000
+    def pct(values: list[float], q: float) -> float:
+        return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
-    return {"positions": len(views), "p50_ms": pct(0.5), "p99_ms": pct(0.99),
-            "max_ms": times[-1] * 1000, "tied_share": tied / len(views),
+    return {"positions": len(views), "p50_ms": pct(times, 0.5), "p99_ms": pct(times, 0.99),
+            "max_ms": times[-1] * 1000, "cpu_p50_ms": pct(cpu, 0.5),
+            "cpu_p99_ms": pct(cpu, 0.99), "tied_share": tied / len(views),
             "engine": "fast" if fast_problem() is None else "reference"}
 
 
@@ -223,18 +229,23 @@ def main() -> None:
     parser.add_argument("--hint-matches", type=int, default=20,
                         help="matches whose first round's decisions are timed")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--samples", type=int, default=REVIEW_SAMPLES,
+                        help="the review's deals per move (its --samples)")
     parser.add_argument("--only", choices=("precision", "recall", "ties", "latency"),
                         action="append", help="run only these parts (repeatable)")
     parser.add_argument("--json", type=Path, default=None, help="write the figures")
     args = parser.parse_args()
     parts = args.only or ["latency", "ties", "precision", "recall"]
-    figures: dict[str, Any] = {"threshold_pp": THRESHOLD * 100}
+    figures: dict[str, Any] = {"threshold_pp": THRESHOLD * 100,
+                               "review_samples": args.samples}
     if "latency" in parts:
         figures["latency"] = latency(args.hint_matches, args.seed)
         f = figures["latency"]
         print(f"hint latency ({f['engine']} engine, {f['positions']} positions): "
               f"p50 {f['p50_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms (bar 100 ms), "
-              f"max {f['max_ms']:.1f} ms; tied {f['tied_share'] * 100:.1f} %", flush=True)
+              f"max {f['max_ms']:.1f} ms; CPU time of the thread p50 {f['cpu_p50_ms']:.1f} "
+              f"ms, p99 {f['cpu_p99_ms']:.1f} ms; tied {f['tied_share'] * 100:.1f} %",
+              flush=True)
     if "ties" in parts:
         figures["ties"] = f = exact_ties(args.rounds, args.seed)
         print(f"exact ties: {f['exact']} of {f['positions']} positions exact; "
@@ -242,14 +253,14 @@ def main() -> None:
               f"equal_to_best; {f['leads_reported']}/{f['leads_over_5pp']} leads over "
               "5 pp reported best with the second not equal", flush=True)
     if "precision" in parts:
-        figures["precision"] = f = precision(args.matches, args.seed)
+        figures["precision"] = f = precision(args.matches, args.seed, args.samples)
         print(f"review precision (greedy v greedy, {f['matches']} matches): "
               f"{f['flagged']}/{f['decisions']} decisions flagged = "
               f"{f['share'] * 100:.2f} % (bar ≤ 0.5 %); slowest review "
               f"{f['review_seconds_max']:.1f} s (longest match {f['moves_max']} moves); "
               f"at other thresholds: {_shares(f)}", flush=True)
     if "recall" in parts:
-        figures["recall"] = f = recall(args.matches, args.seed)
+        figures["recall"] = f = recall(args.matches, args.seed, args.samples)
         print(f"review recall (kid v greedy, {f['matches']} matches): {f['flagged']}/"
               f"{f['draws']} stock draws past a fitting discard flagged = "
               f"{f['share'] * 100:.1f} % (bar ≥ 75 %); naturals only "
