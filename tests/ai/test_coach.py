@@ -196,6 +196,19 @@ def test_calling_trash_is_ranked_first_where_it_is_legal() -> None:
     assert found >= 3
 
 
+def test_the_browser_s_hint_gives_the_same_numbers_as_the_hint_command() -> None:
+    """The server seeds a hint with the table version: the same view, seed and budget
+    give the same JSON as ``trashcards hint --seed VERSION --samples N``."""
+    from trashcards.web.advice import hint_message
+
+    v = positions(STANDARD, 2, 9)[5]
+    message = hint_message(v, 17, 120)
+    expected = hint(v, 120, seed=17).to_json()
+    assert {k: message[k] for k in expected} == expected
+    assert message["type"] == "hint"
+    assert message["version"] == 17
+
+
 # -- reasons --------------------------------------------------------------------------------
 
 
