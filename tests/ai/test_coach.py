@@ -325,3 +325,31 @@ def test_without_fresh_deals_the_same_review_would_flag_noise(
     """The guard matters: the same judgement on the selection's own deals flags more
     than the bound the guarded review keeps."""
     assert _flag_rate(False, monkeypatch) > 0.03
+
+
+def test_a_board_completed_without_calling_is_a_missed_call() -> None:
+    from trashcards.ai.review import review
+    from trashcards.session import play_match
+
+    rules = Rules.preset_named("call-trash")
+    for seed in range(20):
+        bots = [make_bot("greedy", random.Random(seed * 2 + s)) for s in range(2)]
+        record = play_match(rules, ("A", "B"), bots, random.Random(seed)).record
+        state = new_match(rules, ("A", "B"))
+        missed = []
+        for move, (after, _events) in enumerate(record.steps()):
+            seat = state.to_act
+            if seat is not None and seat in after.unclaimed and seat not in state.unclaimed:
+                missed.append(move)
+            state = after
+        if missed:
+            break
+    else:
+        pytest.fail("no board completed without calling in 20 matches")
+    result = review(record, 30)
+    judged = {d.move: d for d in result.decisions}
+    for move in missed:
+        assert judged[move].kind == "missed_call"
+        assert judged[move].mistake
+        assert judged[move].cost >= 0
+    assert all(d.kind != "missed_call" for d in result.decisions if d.move not in missed)

@@ -29,7 +29,8 @@ noise is never presented as a mistake:
    Exact positions need no confirmation: the cost is the solver's.
 
 A board completed without calling "Trash!" (call-trash, RULES.md §9) is always a mistake
-(``missed_call``): calling was free. A decision's ``cost`` is its confirmed cost (0 when
+(``missed_call``): calling was free. Its cost is the measured one (never below 0), which
+is near 0 when no other player could have won the round before the delayed claim. A decision's ``cost`` is its confirmed cost (0 when
 it is not a mistake), so the accuracy (share of decisions that are not mistakes) and the
 cost in all agree.
 """
@@ -305,7 +306,7 @@ def judge(seat_view: View, taken: Action, samples: int, seed: int, engine: Engin
                 tied = tuple(a for a in tied if a != taken)
         if missed_call:
             kind = "missed_call"
-    cost = measured if kind != "ok" else 0.0
+    cost = max(measured, 0.0) if kind == "missed_call" else measured if kind != "ok" else 0.0
     round_cost = (found.values[best].round_win.value - found.values[taken].round_win.value
                   if kind != "ok" else 0.0)
     decision = Decision(0, seat, seat_view.round, taken, best, len(found.order), cost, ci,
