@@ -30,9 +30,9 @@ noise is never presented as a mistake:
 
 A board completed without calling "Trash!" (call-trash, RULES.md §9) is always a mistake
 (``missed_call``): calling was free. Its cost is the measured one (never below 0), which
-is near 0 when no other player could have won the round before the delayed claim. A decision's ``cost`` is its confirmed cost (0 when
-it is not a mistake), so the accuracy (share of decisions that are not mistakes) and the
-cost in all agree.
+is near 0 when no other player could have won the round before the delayed claim. A
+decision's ``cost`` is its confirmed cost (0 when it is not a mistake), so the accuracy
+(share of decisions that are not mistakes) and the cost in all agree.
 """
 
 from __future__ import annotations
