@@ -56,7 +56,9 @@ def test_make_bot_and_record_names_know_the_expert() -> None:
 
 def test_trashcards_bots_lists_the_expert_after_the_others() -> None:
     out = _python("from trashcards.cli import main; main(['bots'])")
-    names = [line.split()[0] for line in out.splitlines()]
+    lines = out.splitlines()
+    assert lines[0].split()[0] == "bot"  # the header, then one row a bot
+    names = [line.split()[0] for line in lines[1:1 + len(BOTS)]]
     assert names == list(BOTS)
     assert names[-1] == "expert"
 
