@@ -74,11 +74,11 @@ def aec(make: Callable[[], Any], seconds: float, seed: int = 1) -> Rate:
         table.reset(seed=seed + episode)
         episode += 1
         for _agent in table.agent_iter():
-            obs, _reward, terminated, truncated, _info = table.last()
+            _obs, _reward, terminated, truncated, info = table.last()
             if terminated or truncated:
                 table.step(None)
                 continue
-            table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            table.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
             steps += 1
     return steps, steps, time.perf_counter() - began
 

@@ -11,7 +11,11 @@ Gymnasium.
 * :mod:`trashcards.envs.openspiel` — the OpenSpiel game ``python_trash`` (registered when
   imported);
 * :mod:`trashcards.envs.vector` — ``TrashVectorEnv``, a Gymnasium ``VectorEnv`` of many
-  tables on the numba kernel (imported on its own: it loads numba).
+  tables on the numba kernel (imported on its own: it loads numba), also
+  ``gymnasium.make_vec("trashcards/Trash-v0", num_envs=N)``;
+* :mod:`trashcards.envs.sb3` — ``TrashSB3VecEnv``, the vector env as a Stable-Baselines3
+  ``VecEnv`` with ``action_masks()`` for sb3-contrib's ``MaskablePPO`` (the ``train``
+  extra).
 
 Every environment decides nothing from a state: observations and masks are made from
 views, or in the vector environment from the kernel's public fields only (``docs/envs.md``
@@ -35,4 +39,7 @@ __all__ = ["ACTIONS", "ENV_ID", "FEATURES", "NUM_ACTIONS", "OBSERVATION_SIZE",
 ENV_ID = "trashcards/Trash-v0"
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="trashcards.envs.gymnasium:TrashEnv")
+    # ``gymnasium.make_vec(ENV_ID, num_envs=N, vectorization_mode="vector_entry_point")``
+    # (Gymnasium's default mode once a vector entry point exists) builds the vector env.
+    gymnasium.register(id=ENV_ID, entry_point="trashcards.envs.gymnasium:TrashEnv",
+                       vector_entry_point="trashcards.envs.vector:TrashVectorEnv")

@@ -55,7 +55,6 @@ from .layout import (
     ACC_SIZE,
     ACTION_CODES,
     ACTION_COUNT,
-    H_MATCH,
     H_ROUNDS,
     O_BCARD,
     O_DECK,
@@ -71,6 +70,7 @@ from .layout import (
     PH_ROUND_OVER,
     PH_SWAP,
     PH_WILD,
+    R_DECIDE,
     R_MATCH_OVER,
     R_ROUND_OVER,
     ROUNDS_HIST,
@@ -100,8 +100,8 @@ from .layout import (
     TURNS_HIST,
 )
 
-__all__ = ["OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE", "encode", "legal_mask",
-           "observation_batch", "reset", "step"]
+__all__ = ["OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE", "advance", "encode",
+           "legal_mask", "observation_batch", "reset", "step"]
 
 Array = npt.NDArray[Any]
 
@@ -217,7 +217,7 @@ def _report(tab: Array, st: Array, agent: int, before: Array, i: int, value: flo
     mine = 0
     others = 0
     for s in range(tab[T_PLAYERS]):
-        gained = st[O_WON + s] - before[s]
+        gained = st[O_WON + s] - before[i, s]
         if s == agent:
             mine += gained
         else:
@@ -244,7 +244,7 @@ def _capped(tab: Array, st: Array) -> bool:
 
 
 @kjit()
-def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array, Array]:
+def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array]:
     acc = np.zeros(ACC_SIZE, dtype=np.int64)
     thist = np.zeros(TURNS_HIST, dtype=np.int64)
     rhist = np.zeros(ROUNDS_HIST, dtype=np.int64)
@@ -252,52 +252,107 @@ def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array, Array]:
     tmp = np.zeros(16, dtype=np.int64)
     log = np.zeros(1, dtype=np.int32)
     lp = np.zeros(1, dtype=np.int64)
-    before = np.zeros(4, dtype=np.int64)
-    return acc, thist, rhist, ovf, tmp, log, lp, before
+    return acc, thist, rhist, ovf, tmp, log, lp
+
+
+@kjit()
+def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: Array,
+            pending: Array, round_values: Array, match_values: Array, before: Array,
+            mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array,
+            reward: Array, done: Array, truncated: Array, winner: Array, waiting: Array,
+            other_obs: Array, other_mask: Array) -> int:
+    """Tables ``tables[j]`` play on from where they stand, the first decision taken by
+    action ``pending[j]`` (an index in the fixed action list; -1: none; the caller has
+    checked it is legal), to the agent's next
+    decision, the match's end, the move cap, or a decision of a seat decided outside
+    (bot code < 0). ``reward[i]`` gains the values of what ends on the way (see
+    :func:`step`). A table stopped at an outside seat's decision gets ``waiting[i]`` = 1,
+    that seat's legal actions in ``other_mask[i]`` and its public encoding in
+    ``other_obs[i]``; every other table reports as :func:`step` says (rounds counted
+    from ``before[i]``). Returns how many tables wait."""
+    acc, thist, rhist, ovf, tmp, log, lp = _scratch()
+    count = 0
+    for j in range(tables.shape[0]):
+        i = tables[j]
+        row = st[i]
+        seat = agent[i]
+        value = 0.0
+        act = np.int64(_CODES[pending[j]]) if pending[j] >= 0 else np.int64(-1)
+        while True:
+            status = run(tab, row, ky[i], bots, seat, act, np.int64(H_ROUNDS), acc, thist,
+                         rhist, ovf, tmp, np.bool_(False), log, lp)
+            act = np.int64(-1)
+            if status in (R_ROUND_OVER, R_MATCH_OVER):
+                value += round_values[seat, row[S_WINNERS]]
+            if status != R_ROUND_OVER:
+                break
+        if status == R_MATCH_OVER:
+            value += match_values[seat, row[S_MATCH_WINNER]]
+        turn = row[S_TURN]
+        if status == R_DECIDE and turn != seat and not _capped(tab, row):
+            waiting[i] = 1
+            reward[i] += value
+            legal_mask(tab, row, other_mask[i])
+            encode(tab, row, turn, other_obs[i])
+            count += 1
+        else:
+            waiting[i] = 0
+            _report(tab, row, seat, before, i, reward[i] + value, mask, obs, agent_rounds,
+                    other_rounds, reward, done, truncated, winner)
+    return count
 
 
 @kjit()
 def reset(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: Array,
-          skeys: Array, indices: Array, mask: Array, obs: Array, agent_rounds: Array,
-          other_rounds: Array, reward: Array, done: Array, truncated: Array,
-          winner: Array) -> None:
+          skeys: Array, indices: Array, before: Array, mask: Array, obs: Array,
+          agent_rounds: Array, other_rounds: Array, reward: Array, done: Array,
+          truncated: Array, winner: Array, waiting: Array, other_obs: Array,
+          other_mask: Array) -> int:
     """Tables ``tables[j]`` start match ``indices[j]`` of seed key ``skeys[j]`` and play to
-    the agent's first decision (or, rarely, the match's end or the move cap); they report
-    no reward."""
-    acc, thist, rhist, ovf, tmp, log, lp, before = _scratch()
+    the agent's first decision (or, rarely, the match's end or the move cap), or to a
+    decision of a seat decided outside (see :func:`advance`; returns how many wait). What
+    they report comes from :func:`advance` with no values: a reset scores nothing."""
+    players = tab[T_PLAYERS]
+    zero_rounds = np.zeros((players, 1 << players), dtype=np.float64)
+    zero_match = np.zeros((players, players), dtype=np.float64)
+    pending = np.full(tables.shape[0], -1, dtype=np.int64)
     for j in range(tables.shape[0]):
         i = tables[j]
         new_match(tab, st[i], ky[i], skeys[j], indices[j])
         for s in range(4):
-            before[s] = 0
-        run(tab, st[i], ky[i], bots, agent[i], np.int64(-1), np.int64(H_MATCH), acc, thist,
-            rhist, ovf, tmp, np.bool_(False), log, lp)
-        _report(tab, st[i], agent[i], before, i, 0.0, mask, obs, agent_rounds, other_rounds,
-                reward, done, truncated, winner)
+            before[i, s] = 0
+        reward[i] = 0.0
+    return advance(tab, st, ky, bots, agent, tables, pending, zero_rounds, zero_match, before,
+                   mask, obs, agent_rounds, other_rounds, reward, done, truncated, winner,
+                   waiting, other_obs, other_mask)
 
 
 @kjit()
 def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: Array,
-         round_values: Array, match_values: Array, mask: Array, obs: Array,
+         round_values: Array, match_values: Array, before: Array, mask: Array, obs: Array,
          agent_rounds: Array, other_rounds: Array, reward: Array, done: Array,
-         truncated: Array, winner: Array, illegal: Array, refuse: bool) -> int:
+         truncated: Array, winner: Array, illegal: Array, refuse: bool, waiting: Array,
+         other_obs: Array, other_mask: Array) -> int:
     """Each table whose match goes on (not over, not at its move cap) takes its agent's
     action ``actions[i]`` (an index in the fixed action list) and plays to the agent's
-    next decision, the match's end or the move cap.
+    next decision, the match's end or the move cap (or, with seats decided outside, to
+    one of their decisions: :func:`advance`).
 
     ``reward[i]`` is the sum, in order, of ``round_values[agent, w]`` for every round that
     ended during the call (``w``: the bit mask of its winners, 0 for a void round), plus
     ``match_values[agent, winner]`` if the match ended.
 
     Every action is checked first; ``illegal[i]`` marks the tables at fault and their
-    number is returned. With ``refuse``, one illegal action means nothing is played;
-    without, only the tables at fault are left as they are (reporting no rounds and no
-    reward). Tables whose match is over or at its cap are left as they are and report no
-    rounds and no reward."""
+    number is returned as a negative number. With ``refuse``, one illegal action means
+    nothing is played; without, only the tables at fault are left as they are (reporting
+    no rounds and no reward). Tables whose match is over or at its cap are left as they
+    are and report no rounds and no reward. Otherwise returns how many tables wait for
+    an outside seat."""
     legal = np.zeros(ACTION_COUNT, dtype=np.uint8)
     bad = 0
     for i in range(st.shape[0]):
         illegal[i] = 0
+        waiting[i] = 0
         if st[i, S_PHASE] == PH_MATCH_OVER or _capped(tab, st[i]):
             continue
         a = actions[i]
@@ -306,8 +361,8 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
             illegal[i] = 1
             bad += 1
     if bad and refuse:
-        return bad
-    acc, thist, rhist, ovf, tmp, log, lp, before = _scratch()
+        return -bad
+    live = 0
     for i in range(st.shape[0]):
         row = st[i]
         if row[S_PHASE] == PH_MATCH_OVER or _capped(tab, row) or illegal[i]:
@@ -315,24 +370,23 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
             other_rounds[i] = 0
             reward[i] = 0.0
             continue
-        seat = agent[i]
+        live += 1
+    tables = np.empty(live, dtype=np.int64)
+    pending = np.empty(live, dtype=np.int64)
+    live = 0
+    for i in range(st.shape[0]):
+        row = st[i]
+        if row[S_PHASE] == PH_MATCH_OVER or _capped(tab, row) or illegal[i]:
+            continue
+        tables[live] = i
+        pending[live] = actions[i]
+        live += 1
         for s in range(tab[T_PLAYERS]):
-            before[s] = row[O_WON + s]
-        value = 0.0
-        pending = _CODES[actions[i]]
-        while True:
-            status = run(tab, row, ky[i], bots, seat, pending, np.int64(H_ROUNDS), acc,
-                         thist, rhist, ovf, tmp, np.bool_(False), log, lp)
-            pending = np.int64(-1)
-            if status in (R_ROUND_OVER, R_MATCH_OVER):
-                value += round_values[seat, row[S_WINNERS]]
-            if status != R_ROUND_OVER:
-                break
-        if status == R_MATCH_OVER:
-            value += match_values[seat, row[S_MATCH_WINNER]]
-        _report(tab, row, seat, before, i, value, mask, obs, agent_rounds, other_rounds,
-                reward, done, truncated, winner)
-    return bad
+            before[i, s] = row[O_WON + s]
+        reward[i] = 0.0
+    return advance(tab, st, ky, bots, agent, tables, pending, round_values, match_values,
+                   before, mask, obs, agent_rounds, other_rounds, reward, done, truncated,
+                   winner, waiting, other_obs, other_mask)
 
 
 #: How :func:`observation_batch` makes a float from one number ``x`` of the encoding and
