@@ -22,7 +22,7 @@ CORE = frozenset({
 })
 RANK = dict.fromkeys(CORE, 0) | {
     "bots": 1, "pictures": 1, "simulation": 2, "sim": 3, "ai": 4, "envs": 4, "lab": 5,
-    "tui": 6, "web": 6, "cli": 7, "__main__": 8,
+    "tui": 6, "web": 6, "arena": 6, "cli": 7, "__main__": 8,
 }
 
 
