@@ -29,7 +29,7 @@ from __future__ import annotations
 import importlib
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, cast
@@ -186,12 +186,14 @@ def _bot_agent(spec: str, bot: str) -> Agent:
 def rate(agent: str | Agent | BatchedPolicy | Chooser, *, matches: int = 2000,
          players: int = 2, preset: str = "standard", seed: int = 0,
          expert_matches: int | None = None, name: str | None = None,
+         opponents: Sequence[str] | None = None,
          progress: Callable[[int], None] | None = None) -> Rating:
     """Play ``agent`` against the ladder and rate it (see the module's text).
 
     ``matches`` per opponent (``expert_matches`` against the expert: ``matches // 16``
-    by default, 0 to leave it out); ``progress`` receives the number of matches finished
-    as they finish."""
+    by default, 0 to leave it out); ``opponents`` keeps only those of the ladder's names
+    (all by default); ``progress`` receives the number of matches finished as they
+    finish."""
     if isinstance(agent, str):
         agent = resolve_agent(agent)
     elif not isinstance(agent, Agent):
@@ -206,13 +208,22 @@ def rate(agent: str | Agent | BatchedPolicy | Chooser, *, matches: int = 2000,
     rules.check_players(players)
     expert_n = matches // 16 if expert_matches is None else expert_matches
     vs: dict[str, Record] = {}
+    names = [name for name, _bot, _elo in LADDER]
+    unknown = sorted(set(opponents or ()) - set(names))
+    if unknown:
+        raise ValueError(f"unknown opponents {', '.join(unknown)}; the ladder is "
+                         f"{', '.join(names)}")
     for opponent, bot, _elo in LADDER:
+        if opponents is not None and opponent not in opponents:
+            continue
         n = expert_n if bot == "expert" else matches
         if n <= 0:
             continue
         n = max(n, players)
         vs[opponent] = _play(agent, bot, rules, players, n, seed, progress)
     elo = elo_ci = None
+    if not vs:
+        raise ValueError("no opponent to play")
     if players == 2 and rules.preset == "standard" and rules == Rules.preset_named("standard"):
         ratings = {name: r for name, _bot, r in LADDER}
         x, lo, hi = elo_against([(ratings[k], rec.wins, rec.matches) for k, rec in vs.items()])

@@ -89,3 +89,39 @@ def test_a_policy_plays_whole_matches_as_a_bot():
     match = play_match(rules, ["a", "b"], bots, random.Random(1))
     assert match.over
     assert match.state.match_winner in (0, 1)
+
+
+def test_the_shipped_learned_agent_is_a_bot_with_its_training_command():
+    from trashcards.bots import BOTS, make_bot
+    from trashcards.envs.learned import WEIGHTS, learned_policy
+
+    assert "learned" in BOTS
+    assert WEIGHTS.stat().st_size < 300_000  # small enough for the package
+    policy = learned_policy()
+    assert "examples/selfplay.py" in policy.meta["command"]
+    assert policy.meta["settings"]["seed"] == 0
+    assert "/tmp" not in str(policy.meta)
+    rules = Rules.preset_named("standard")
+    bots = [make_bot("learned", random.Random(0)), make_bot("greedy", random.Random(1))]
+    match = play_match(rules, ["learned", "greedy"], bots, random.Random(2))
+    assert match.over
+
+
+def test_the_learned_bot_needs_only_numpy_to_decide():
+    import subprocess
+    import sys
+
+    code = ("import sys, random\n"
+            "sys.modules['gymnasium'] = None\n"  # importing gymnasium now fails
+            "from trashcards.bots import make_bot\n"
+            "from trashcards import Rules, new_match, view\n"
+            "from trashcards.session import play_match\n"
+            "bots = [make_bot('learned', random.Random(0)), make_bot('random', random.Random(0))]\n"
+            "m = play_match(Rules.preset_named('kids'), ['a', 'b'], bots, random.Random(0))\n"
+            "assert m.over\n"
+            "assert not [k for k in sys.modules if k.startswith(('torch', 'numba'))]\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "ok"

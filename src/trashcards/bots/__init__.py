@@ -37,6 +37,15 @@ def _expert(rng: random.Random) -> Bot:
     return factory(rng)
 
 
+def _learned(rng: random.Random) -> Bot:
+    """The ``learned`` bot of :mod:`trashcards.envs.learned` (the shipped agent: a policy
+    trained with self-play PPO, played with numpy), imported when first made, as the
+    expert is."""
+    factory: Callable[[random.Random], Bot] = importlib.import_module(
+        "trashcards.envs.learned").LearnedBot
+    return factory(rng)
+
+
 #: The bots by name, with a one-line description.
 BOTS: dict[str, tuple[Callable[[random.Random], Bot], str]] = {
     "random": (RandomBot, "uniform over the legal actions"),
@@ -52,6 +61,8 @@ BOTS: dict[str, tuple[Callable[[random.Random], Bot], str]] = {
                               "has two face-down slots or fewer (for the lab)"),
     "expert": (_expert, "searches: plays out every legal action on deals consistent with "
                         "what it sees and picks the best (trashcards.ai)"),
+    "learned": (_learned, "a small neural network trained by self-play PPO, played with "
+                          "numpy (trashcards.envs.learned; docs/leaderboard.md)"),
 }
 
 

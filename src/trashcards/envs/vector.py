@@ -131,15 +131,15 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self.copy = copy
         self.render_mode = None
         self.opponents = list(opponents)
+        self._recipe = observation_recipe(self.rules)
         self.tables = VectorTables(self.rules, kernel_bots, num_envs, agent_seats=seat,
                                    max_moves=max_moves, **_values(reward, players),
-                                   outside=self._play_outside if self._outside else None)
-        self._recipe = observation_recipe(self.rules)
+                                   outside=self._play_outside if self._outside else None,
+                                   recipe=self._recipe)
         self.single_observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._obs = np.zeros((num_envs, OBSERVATION_SIZE), dtype=np.float32)
         self._run = np.zeros(num_envs, dtype=np.int64)
         self._index = np.zeros(num_envs, dtype=np.int64)
         self._ended = np.zeros(num_envs, dtype=bool)
@@ -176,10 +176,11 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             self._seeded = True
         else:
             self._index[which] += 1
+        if self.copy:  # the rows not reset keep their observation
+            self.tables.features = self.tables.features.copy()
         self._deal(which)
         self._ended[which] = False
-        self._observe(which)
-        return self._out(self._obs), self._info()
+        return self._obs, self._info()
 
     def step(self, actions: npt.ArrayLike) -> tuple[Obs, npt.NDArray[Any], npt.NDArray[Any],
                                                    npt.NDArray[Any], dict[str, Any]]:
@@ -193,6 +194,8 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         waiting = self._ended.copy()  # ended at an earlier step: their actions are ignored
         acts[waiting] = -1
         tables = self.tables
+        if self.copy:  # the kernel writes every row: a fresh array needs no copy
+            tables.features = np.empty_like(tables.features)
         tables.step(acts, skip_illegal=True)
         illegal = tables.illegal.astype(bool) & ~waiting
         rewards = tables.reward.copy()
@@ -215,7 +218,6 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             terminated[which] = False
             truncated[which] = False
         ended = terminated | truncated
-        self._observe(self._all)
         if self.autoreset_mode is AutoresetMode.SAME_STEP and ended.any():
             which = self._all[ended]
             info["final_obs"], info["_final_obs"] = self._obs.copy(), ended.copy()
@@ -226,12 +228,11 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             info["final_info"], info["_final_info"] = final, ended.copy()
             self._index[which] += 1
             self._deal(which)
-            self._observe(which)
             self._ended[:] = False
         else:
             self._ended = ended
         info.update(self._info())
-        return self._out(self._obs), rewards, terminated, truncated, info
+        return self._obs, rewards, terminated, truncated, info
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: the tables are arrays."""
@@ -256,14 +257,11 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             self._index[which] += 1
         raise RuntimeError(f"{_REDEALS} matches in a row ended before the agent could act")
 
-    def _observe(self, which: npt.NDArray[np.int64]) -> None:
-        kinds, sources, params = self._recipe
-        if len(which) == self.num_envs:
-            kernel.observation_batch(self.tables.obs, kinds, sources, params, self._obs)
-        else:
-            part = np.empty((len(which), OBSERVATION_SIZE), dtype=np.float32)
-            kernel.observation_batch(self.tables.obs[which], kinds, sources, params, part)
-            self._obs[which] = part
+    @property
+    def _obs(self) -> Obs:
+        """The observations, written by the kernel with every table's encoding."""
+        obs: Obs = self.tables.features
+        return obs
 
     def _play_outside(self, which: npt.NDArray[np.int64], seats: npt.NDArray[np.int64],
                       public: npt.NDArray[np.int32],
@@ -289,9 +287,6 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         mask = self.tables.mask.view(np.int8)
         return {"action_mask": mask.copy() if self.copy else mask,
                 "_action_mask": np.ones(self.num_envs, dtype=bool)}
-
-    def _out(self, obs: Obs) -> Obs:
-        return obs.copy() if self.copy else obs
 
 
 def _values(reward: RewardKind, players: int) -> dict[str, npt.NDArray[np.float64]]:

@@ -79,7 +79,9 @@ class VectorTables:
                  agent_seats: int | Sequence[int] = 0, max_moves: int = 0,
                  round_values: npt.ArrayLike | None = None,
                  match_values: npt.ArrayLike | None = None,
-                 outside: Outside | None = None) -> None:
+                 outside: Outside | None = None,
+                 recipe: tuple[npt.NDArray[np.int8], npt.NDArray[np.int64],
+                               npt.NDArray[np.float64]] | None = None) -> None:
         if num_tables < 1:
             raise ValueError(f"num_tables must be at least 1, got {num_tables}")
         if max_moves < 0:
@@ -118,6 +120,14 @@ class VectorTables:
         self._waiting = np.zeros(num_tables, dtype=np.uint8)
         self._other_obs = np.zeros((num_tables, SIZE), dtype=np.int32)
         self._other_mask = np.zeros((num_tables, len(ACTIONS)), dtype=np.uint8)
+        #: With a ``recipe`` (:func:`trashcards.envs.observation.observation_recipe`),
+        #: every call also writes each table's float observation into ``features``
+        #: (which the caller may replace by a fresh (N, F) float32 array before a call).
+        width = 0 if recipe is None else recipe[0].shape[1]
+        self.features = np.zeros((num_tables if recipe else 0, width), dtype=np.float32)
+        self._recipe = (kernel.split_recipe(*recipe) if recipe is not None else
+                        (np.zeros((1, 1, 4), dtype=np.int64), np.zeros((1, 1), dtype=np.float64),
+                         np.zeros((1, 4), dtype=np.int64)))
 
     def reset(self, tables: Iterable[int], seeds: Iterable[int],
               agent_seats: Iterable[int] | None = None,
@@ -145,7 +155,7 @@ class VectorTables:
                                keys, index, self._before, self.mask, self.obs,
                                self.agent_rounds, self.other_rounds, self.reward, self.done,
                                self.truncated, self.winner, self._waiting, self._other_obs,
-                               self._other_mask)
+                               self._other_mask, self._feat())
         self._play_outside(waiting, self._zero_values)
 
     def step(self, actions: npt.ArrayLike, skip_illegal: bool = False) -> None:
@@ -162,7 +172,7 @@ class VectorTables:
                               self.obs, self.agent_rounds, self.other_rounds, self.reward,
                               self.done, self.truncated, self.winner, self.illegal,
                               not skip_illegal, self._waiting, self._other_obs,
-                              self._other_mask)
+                              self._other_mask, self._feat())
         if waiting >= 0:
             self._play_outside(waiting, (self.round_values, self.match_values))
         else:
@@ -170,6 +180,9 @@ class VectorTables:
             shown = ", ".join(f"table {i}: {int(acts[i])}" for i in bad[:8])
             raise ValueError(f"illegal actions ({shown}{' …' if len(bad) > 8 else ''}); "
                              "nothing was played")
+
+    def _feat(self) -> kernel.Features:
+        return (*self._recipe, self.features)
 
     @property
     def _zero_values(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
@@ -201,7 +214,7 @@ class VectorTables:
                                      self.mask, self.obs, self.agent_rounds,
                                      self.other_rounds, self.reward, self.done,
                                      self.truncated, self.winner, self._waiting,
-                                     self._other_obs, self._other_mask)
+                                     self._other_obs, self._other_mask, self._feat())
 
     @property
     def moves(self) -> npt.NDArray[np.int32]:

@@ -100,10 +100,15 @@ from .layout import (
     TURNS_HIST,
 )
 
-__all__ = ["OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE", "advance", "encode",
-           "legal_mask", "observation_batch", "reset", "step"]
+__all__ = ["OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE", "Features", "advance",
+           "encode", "features", "legal_mask", "observation_batch", "reset", "split_recipe",
+           "step"]
 
 Array = npt.NDArray[Any]
+#: The observation step inside the kernel: the recipe as :func:`split_recipe` packs it
+#: (operations, parameters, counts), the float32 array the floats go to ((N, F); 0 rows:
+#: not written).
+Features = tuple[Array, Array, Array, Array]
 
 _CODES = np.array(ACTION_CODES, dtype=np.int64)
 #: The public phase code of each kernel phase (PH_DRAW, PH_RESHUFFLE, PH_WILD, PH_SWAP,
@@ -213,7 +218,7 @@ def encode(tab: Array, st: Array, viewer: int, out: Array) -> None:
 @kjit(inline="always")
 def _report(tab: Array, st: Array, agent: int, before: Array, i: int, value: float,
             mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array, reward: Array,
-            done: Array, truncated: Array, winner: Array) -> None:
+            done: Array, truncated: Array, winner: Array, feat: Features) -> None:
     mine = 0
     others = 0
     for s in range(tab[T_PLAYERS]):
@@ -234,6 +239,82 @@ def _report(tab: Array, st: Array, agent: int, before: Array, i: int, value: flo
         for a in range(ACTION_COUNT):
             mask[i, a] = 0
     encode(tab, st, agent, obs[i])
+    _write_features(obs, i, feat)
+
+
+@kjit(inline="always")
+def _write_features(obs: Array, i: int, feat: Features) -> None:
+    """The float observation of encoding ``obs[i]`` into ``feat[5][i]``, when that array
+    has rows (the observation step inside the kernel): the recipe of
+    :func:`observation_batch` as :func:`split_recipe` packs it — zeros, then the nonzero
+    constants, each one-hot group in one test, the scaled numbers and the bits."""
+    out = feat[3]
+    if out.shape[0] == 0:
+        return
+    ops, params, counts = feat[0], feat[1], feat[2]
+    row = obs[i]
+    o = out[i]
+    key = row[PLAYERS] * 4 + row[VIEWER]
+    for f in range(o.shape[0]):
+        o[f] = 0.0
+    constants = counts[key, 0]
+    groups = constants + counts[key, 1]
+    scaled = groups + counts[key, 2]
+    bits = scaled + counts[key, 3]
+    for j in range(constants):
+        o[ops[key, j, 0]] = params[key, j]
+    for j in range(constants, groups):  # x == p0 + v for v < length: float t0 + v is 1
+        v = row[ops[key, j, 1]] - ops[key, j, 2]
+        if 0 <= v < ops[key, j, 3]:
+            o[ops[key, j, 0] + v] = 1.0
+    for j in range(groups, scaled):
+        o[ops[key, j, 0]] = row[ops[key, j, 1]] * params[key, j]
+    for j in range(scaled, bits):
+        o[ops[key, j, 0]] = (row[ops[key, j, 1]] >> ops[key, j, 2]) & 1
+
+
+def split_recipe(kinds: Array, sources: Array, params: Array) -> tuple[Array, Array, Array]:
+    """The recipe of :func:`observation_batch` packed for the kernel's observation step:
+    per key, operations ``(target, source, int parameter, length)`` with a float
+    parameter each, in four runs whose lengths are ``counts[key]``: the nonzero constants,
+    the one-hot groups (consecutive floats ``x == p0``, ``x == p0 + 1`` … of one source
+    ``x``, made by one test), ``x · p`` and bit ``p`` of ``x``. It makes the same floats."""
+    rows, width = kinds.shape
+    packed: list[list[list[tuple[tuple[int, int, int, int], float]]]] = []
+    for r in range(rows):
+        runs: list[list[tuple[tuple[int, int, int, int], float]]] = [[], [], [], []]
+        for f in range(width):
+            kind, src, p = int(kinds[r, f]), int(sources[r, f]), float(params[r, f])
+            if kind == OBS_CONSTANT:
+                if p != 0.0:
+                    runs[0].append(((f, 0, 0, 0), p))
+            elif kind == OBS_EQUAL:
+                if p != round(p):
+                    raise ValueError("x == p needs a whole p")
+                last = runs[1][-1][0] if runs[1] else None
+                if (last is not None and last[1] == src and last[0] + last[3] == f
+                        and last[2] + last[3] == int(p)):
+                    runs[1][-1] = ((last[0], src, last[2], last[3] + 1), 0.0)
+                else:
+                    runs[1].append(((f, src, int(p), 1), 0.0))
+            elif kind == OBS_SCALE:
+                runs[2].append(((f, src, 0, 0), p))
+            else:
+                runs[3].append(((f, src, int(p), 0), 0.0))
+        packed.append(runs)
+    most = max(1, max(sum(len(run) for run in runs) for runs in packed))
+    ops = np.zeros((rows, most, 4), dtype=np.int64)
+    values = np.zeros((rows, most), dtype=np.float64)
+    counts = np.zeros((rows, 4), dtype=np.int64)
+    for r, runs in enumerate(packed):
+        at = 0
+        for k, part in enumerate(runs):
+            counts[r, k] = len(part)
+            for op, value in part:
+                ops[r, at] = op
+                values[r, at] = value
+                at += 1
+    return ops, values, counts
 
 
 @kjit(inline="always")
@@ -260,7 +341,7 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
             pending: Array, round_values: Array, match_values: Array, before: Array,
             mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array,
             reward: Array, done: Array, truncated: Array, winner: Array, waiting: Array,
-            other_obs: Array, other_mask: Array) -> int:
+            other_obs: Array, other_mask: Array, feat: Features) -> int:
     """Tables ``tables[j]`` play on from where they stand, the first decision taken by
     action ``pending[j]`` (an index in the fixed action list; -1: none; the caller has
     checked it is legal), to the agent's next
@@ -298,7 +379,7 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
         else:
             waiting[i] = 0
             _report(tab, row, seat, before, i, reward[i] + value, mask, obs, agent_rounds,
-                    other_rounds, reward, done, truncated, winner)
+                    other_rounds, reward, done, truncated, winner, feat)
     return count
 
 
@@ -307,7 +388,7 @@ def reset(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: A
           skeys: Array, indices: Array, before: Array, mask: Array, obs: Array,
           agent_rounds: Array, other_rounds: Array, reward: Array, done: Array,
           truncated: Array, winner: Array, waiting: Array, other_obs: Array,
-          other_mask: Array) -> int:
+          other_mask: Array, feat: Features) -> int:
     """Tables ``tables[j]`` start match ``indices[j]`` of seed key ``skeys[j]`` and play to
     the agent's first decision (or, rarely, the match's end or the move cap), or to a
     decision of a seat decided outside (see :func:`advance`; returns how many wait). What
@@ -324,7 +405,7 @@ def reset(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: A
         reward[i] = 0.0
     return advance(tab, st, ky, bots, agent, tables, pending, zero_rounds, zero_match, before,
                    mask, obs, agent_rounds, other_rounds, reward, done, truncated, winner,
-                   waiting, other_obs, other_mask)
+                   waiting, other_obs, other_mask, feat)
 
 
 @kjit()
@@ -332,7 +413,7 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
          round_values: Array, match_values: Array, before: Array, mask: Array, obs: Array,
          agent_rounds: Array, other_rounds: Array, reward: Array, done: Array,
          truncated: Array, winner: Array, illegal: Array, refuse: bool, waiting: Array,
-         other_obs: Array, other_mask: Array) -> int:
+         other_obs: Array, other_mask: Array, feat: Features) -> int:
     """Each table whose match goes on (not over, not at its move cap) takes its agent's
     action ``actions[i]`` (an index in the fixed action list) and plays to the agent's
     next decision, the match's end or the move cap (or, with seats decided outside, to
@@ -369,6 +450,7 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
             agent_rounds[i] = 0
             other_rounds[i] = 0
             reward[i] = 0.0
+            _write_features(obs, i, feat)  # unchanged, into a fresh array maybe
             continue
         live += 1
     tables = np.empty(live, dtype=np.int64)
@@ -386,7 +468,7 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
         reward[i] = 0.0
     return advance(tab, st, ky, bots, agent, tables, pending, round_values, match_values,
                    before, mask, obs, agent_rounds, other_rounds, reward, done, truncated,
-                   winner, waiting, other_obs, other_mask)
+                   winner, waiting, other_obs, other_mask, feat)
 
 
 #: How :func:`observation_batch` makes a float from one number ``x`` of the encoding and
@@ -397,6 +479,26 @@ OBS_SCALE: Final = 2
 OBS_BIT: Final = 3
 
 
+@kjit(inline="always")
+def features(row: Array, kinds: Array, sources: Array, params: Array, out: Array) -> None:
+    """The float observation of one public encoding ``row`` into ``out`` (see
+    :func:`observation_batch`)."""
+    key = row[PLAYERS] * 4 + row[VIEWER]
+    for f in range(out.shape[0]):
+        kind = kinds[key, f]
+        p = params[key, f]
+        if kind == OBS_CONSTANT:
+            out[f] = p
+        else:
+            x = row[sources[key, f]]
+            if kind == OBS_EQUAL:
+                out[f] = 1.0 if x == p else 0.0
+            elif kind == OBS_SCALE:
+                out[f] = x * p
+            else:
+                out[f] = (x >> np.int64(p)) & 1
+
+
 @kjit()
 def observation_batch(public: Array, kinds: Array, sources: Array, params: Array,
                       out: Array) -> None:
@@ -405,18 +507,4 @@ def observation_batch(public: Array, kinds: Array, sources: Array, params: Array
     ``public[i, sources[key, f]]`` and ``params[key, f]``, where ``key`` is the row's
     players × 4 + viewer. The recipe arrays are (20, F)."""
     for i in range(public.shape[0]):
-        row = public[i]
-        key = row[PLAYERS] * 4 + row[VIEWER]
-        for f in range(out.shape[1]):
-            kind = kinds[key, f]
-            p = params[key, f]
-            if kind == OBS_CONSTANT:
-                out[i, f] = p
-            else:
-                x = row[sources[key, f]]
-                if kind == OBS_EQUAL:
-                    out[i, f] = 1.0 if x == p else 0.0
-                elif kind == OBS_SCALE:
-                    out[i, f] = x * p
-                else:
-                    out[i, f] = (x >> np.int64(p)) & 1
+        features(public[i], kinds, sources, params, out[i])
