@@ -34,8 +34,12 @@ def main() -> None:
     parser.add_argument("--expert-matches", type=int, default=32,
                         help="matches against the expert (it searches: slow)")
     parser.add_argument("--slow-matches", type=int, default=400,
-                        help="--matches for agents that decide in Python (expert, lowwild…)")
-    parser.add_argument("--bots", default=",".join(BOTS), help="the agents, comma-separated")
+                        help="--matches for agents that decide in Python (lowwild, endblind)")
+    parser.add_argument("--expert-agent-matches", type=int, default=32,
+                        help="--matches for the expert as the agent (it searches: slow)")
+    parser.add_argument("--bots", default=",".join(["learned", *(b for b in BOTS
+                                                                 if b != "learned")]),
+                        help="the agents, comma-separated")
     parser.add_argument("--head-to-head", type=int, default=2000,
                         help="matches of learned v greedy per preset and table size (0: none)")
     parser.add_argument("--out", type=Path, required=True, help="the JSON file")
@@ -45,7 +49,8 @@ def main() -> None:
                                "learned_v_greedy": {}}
     rows = []
     for name in args.bots.split(","):
-        matches = args.matches if name in kernel else args.slow_matches
+        matches = (args.matches if name in kernel else args.expert_agent_matches
+                   if name == "expert" else args.slow_matches)
         began = time.perf_counter()
         rating = rate(name, matches=matches, expert_matches=args.expert_matches)
         seconds = time.perf_counter() - began
