@@ -21,7 +21,8 @@ policy ``(obs float32[M, 233], mask int8[M, 15]) -> int[M]`` (by object, or as
 against the kernel's bots on the fast simulator; everything else plays through the
 vector environment (:class:`trashcards.envs.vector.TrashVectorEnv`), the opponents the
 kernel's bots there too, and ``expert`` (which searches on the rules engine) on fewer
-matches (``expert_matches``).
+matches (``expert_matches``). Every opponent and seat gets its own deals (seeded from ``seed``),
+so the results against different opponents are independent, as the interval assumes.
 """
 
 from __future__ import annotations
@@ -213,14 +214,15 @@ def rate(agent: str | Agent | BatchedPolicy | Chooser, *, matches: int = 2000,
     if unknown:
         raise ValueError(f"unknown opponents {', '.join(unknown)}; the ladder is "
                          f"{', '.join(names)}")
-    for opponent, bot, _elo in LADDER:
+    for k, (opponent, bot, _elo) in enumerate(LADDER):
         if opponents is not None and opponent not in opponents:
             continue
         n = expert_n if bot == "expert" else matches
         if n <= 0:
             continue
         n = max(n, players)
-        vs[opponent] = _play(agent, bot, rules, players, n, seed, progress)
+        # every opponent its own deals, so that the results against each are independent
+        vs[opponent] = _play(agent, bot, rules, players, n, seed * len(LADDER) + k, progress)
     elo = elo_ci = None
     if not vs:
         raise ValueError("no opponent to play")
@@ -234,17 +236,19 @@ def rate(agent: str | Agent | BatchedPolicy | Chooser, *, matches: int = 2000,
 def _play(agent: Agent, opponent: str, rules: Rules, players: int, matches: int, seed: int,
           progress: Callable[[int], None] | None) -> Record:
     """The agent's wins (a match at the move cap: half) in ``matches`` matches against
-    ``opponent`` at every other seat, spread over the agent's seats."""
+    ``opponent`` at every other seat, spread over the agent's seats (each seat its own
+    run seed: ``seed`` · 4 + seat)."""
     wins = 0.0
     for seat in range(players):
         count = matches // players + (1 if seat < matches % players else 0)
         if count == 0:
             continue
         if agent.kernel_bot is not None and opponent in KERNEL_BOTS:
-            wins += _play_kernel(agent.kernel_bot, opponent, rules, players, seat, count, seed,
-                                 progress)
+            wins += _play_kernel(agent.kernel_bot, opponent, rules, players, seat, count,
+                                 seed * 4 + seat, progress)
         else:
-            wins += _play_vector(agent, opponent, rules, players, seat, count, seed, progress)
+            wins += _play_vector(agent, opponent, rules, players, seat, count, seed * 4 + seat,
+                                 progress)
     return Record(wins, matches)
 
 
@@ -254,20 +258,21 @@ def _play_kernel(bot: str, opponent: str, rules: Rules, players: int, seat: int,
 
     bots = [opponent] * players
     bots[seat] = bot
-    stats = play_chunk(rules, bots, seed + seat, 0, count, progress=progress)
+    stats = play_chunk(rules, bots, seed, 0, count, progress=progress)
     return float(stats.wins[seat]) + 0.5 * (count - stats.matches)
 
 
 def _play_vector(agent: Agent, opponent: str, rules: Rules, players: int, seat: int,
                  count: int, seed: int, progress: Callable[[int], None] | None) -> float:
+    # Table i plays run seed * 1,000,003 + i: apart from every other (seed, seat)'s.
     """Whole matches on ``count`` tables of the vector env, the agent deciding at
     ``seat`` (a policy in one batch per step; a bot table by table from its view)."""
     opponents: list[Any] = [opponent] * (players - 1)
     env = TrashVectorEnv(count, opponents, rules=rules, seat=seat, reward="match",
                          max_moves=MAX_MOVES, autoreset_mode=AutoresetMode.DISABLED,
-                         copy=False, seed=seed + seat)
+                         copy=False, seed=seed)
     bots: dict[int, Chooser] = {}
-    obs, info = env.reset(seed=(seed + seat) * 1_000_003)
+    obs, info = env.reset(seed=seed * 1_000_003)
     wins = np.zeros(count)
     ended = np.zeros(count, dtype=bool)
     while not ended.all():
@@ -280,7 +285,7 @@ def _play_vector(agent: Agent, opponent: str, rules: Rules, players: int, seat: 
             assert agent.bot is not None
             for i in live.tolist():
                 if i not in bots:
-                    bots[i] = agent.bot(random.Random(f"{seed}/{seat}/{i}"))
+                    bots[i] = agent.bot(random.Random(f"{seed}/{i}"))
                 actions[i] = action_index(bots[i].choose(env.tables.view(i)))
         obs, rewards, terms, truncs, info = env.step(actions)
         if "illegal" in info and info["illegal"].any():
