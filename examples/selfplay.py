@@ -17,6 +17,11 @@ command line and the time taken in its ``meta``. Every number is seeded by ``--s
 
 from __future__ import annotations
 
+import os
+
+# The snapshot opponents are numpy MLPs on small batches: BLAS threads only spin.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import sys
 import time

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
@@ -38,6 +39,8 @@ def arena(agent: str, matches: int, expert_matches: int | None, players: int, pr
     with a 95 % interval on the levels' scale (docs/analysis/skill) and its win rate
     against each, with Wilson 95 % intervals.
     """
+    # numpy policies run on small batches: BLAS threads would only spin (set before numpy)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from rich.console import Console
     from rich.progress import (
         BarColumn,
