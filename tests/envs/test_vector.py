@@ -313,3 +313,29 @@ def test_a_bot_object_and_a_name_the_kernel_lacks_play_from_their_views():
                 assert (rewards[i], terms[i]) == (r, te)
             assert (obs[i] == o).all()
         ended = terms | truncs
+
+
+def test_the_expert_plays_as_an_opponent_at_a_budget():
+    from trashcards.ai.expert import ExpertBot
+
+    class Counted(ExpertBot):
+        searched = 0
+
+        def choose(self, view):
+            action = super().choose(view)
+            self.searched += self.last is not None
+            return action
+
+    expert = Counted(random.Random(0), samples=2)
+    vec = TrashVectorEnv(3, opponents=[expert], preset="kids", reward="match",
+                         autoreset_mode=AutoresetMode.DISABLED)
+    _obs, info = vec.reset(seed=4)
+    ended = np.zeros(3, dtype=bool)
+    for _ in range(300):
+        if ended.all():
+            break
+        _obs, _r, terms, truncs, info = vec.step(info["action_mask"].argmax(axis=1))
+        ended |= terms | truncs
+    assert ended.all()
+    assert expert.samples == 2
+    assert expert.searched > 0
