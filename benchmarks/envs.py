@@ -170,7 +170,7 @@ def observations(rules: Rules, players: int, seconds: float, seed: int = 1) -> t
     """Microseconds per ``observation_batch`` call of 1,024 rows and of 1 row."""
     rng = random.Random(seed)
     state = new_match(rules, tuple(f"p{seat}" for seat in range(players)))
-    rows = []
+    rows: list[Any] = []
     while len(rows) < 1024:
         if state.phase is Phase.MATCH_OVER:
             state = new_match(rules, state.names)

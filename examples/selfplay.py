@@ -101,9 +101,9 @@ def train(args: argparse.Namespace) -> MLPPolicy:
                 with torch.no_grad():
                     logits, value = agent.logits(obs, mask)
                 dist = torch.distributions.Categorical(logits=logits)
-                action = dist.sample()
+                action = dist.sample()  # type: ignore[no-untyped-call]
                 obs_buf[t], mask_buf[t], act_buf[t] = obs, mask, action
-                logp_buf[t], val_buf[t] = dist.log_prob(action), value
+                logp_buf[t], val_buf[t] = dist.log_prob(action), value  # type: ignore[no-untyped-call]
                 acts = action.numpy()
                 outs = [envs[0].step(acts[:half]), envs[1].step(acts[half:])]
                 rew_buf[t] = torch.as_tensor(np.concatenate([o[1] for o in outs]),
@@ -134,13 +134,14 @@ def train(args: argparse.Namespace) -> MLPPolicy:
                     idx = order[start:start + size]
                     logits, value = agent.logits(b_obs[idx], b_mask[idx])
                     dist = torch.distributions.Categorical(logits=logits)
-                    ratio = (dist.log_prob(b_act[idx]) - b_logp[idx]).exp()
+                    ratio = (dist.log_prob(b_act[idx]) - b_logp[idx]).exp()  # type: ignore[no-untyped-call]
                     adv = b_adv[idx]
                     adv = (adv - adv.mean()) / (adv.std() + 1e-8)
                     clip = torch.clamp(ratio, 1 - args.clip, 1 + args.clip)
                     policy_loss = -torch.min(ratio * adv, clip * adv).mean()
                     value_loss = 0.5 * ((value - b_ret[idx]) ** 2).mean()
-                    loss = policy_loss + 0.5 * value_loss - args.entropy * dist.entropy().mean()
+                    entropy = dist.entropy().mean()  # type: ignore[no-untyped-call]
+                    loss = policy_loss + 0.5 * value_loss - args.entropy * entropy
                     optimizer.zero_grad()
                     loss.backward()
                     nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
