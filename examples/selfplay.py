@@ -12,7 +12,7 @@ At the end the policy's weights (the policy head only, float32, numpy-only infer
 command line and the time taken in its ``meta``. Every number is seeded by ``--seed``.
 
     python examples/selfplay.py --steps 12000000 --out src/trashcards/envs/data/learned.npz
-    python examples/selfplay.py --steps 8192 --num-envs 32 --out /tmp/p.npz   # a smoke run
+    python examples/selfplay.py --steps 8192 --num-envs 32 --out smoke.npz   # a smoke run
 """
 
 from __future__ import annotations
