@@ -113,6 +113,7 @@ def test_the_learned_bot_needs_only_numpy_to_decide():
 
     code = ("import sys, random\n"
             "sys.modules['gymnasium'] = None\n"  # importing gymnasium now fails
+            "import trashcards.envs.learned\n"  # registers the learned bot
             "from trashcards.bots import make_bot\n"
             "from trashcards import Rules, new_match, view\n"
             "from trashcards.session import play_match\n"
