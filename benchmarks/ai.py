@@ -89,8 +89,9 @@ def main() -> None:
         for line in h.lines:
             match_hw.append(line.value.match_win.half_width or 0.0)
             round_hw.append(line.value.round_win.half_width or 0.0)
-        diff = h.evaluation.difference(h.lines[0].action, h.lines[1].action)
-        diff_hw.append(diff.half_width or 0.0)
+        if len(h.lines) > 1:  # the paired interval of the second move against the best
+            diff = h.evaluation.vs_best[h.lines[1].action]
+            diff_hw.append((diff.high - diff.low) / 2)
         began = time.perf_counter()
         expert.choose(v)
         expert_ms.append((time.perf_counter() - began) * 1000)

@@ -14,6 +14,10 @@ Every side plays uniformly random legal moves, match after match, for ``--second
   bots, a random legal action per table per step (``argmax`` of the mask times noise),
   autoreset on; its agent steps per second next to the Gymnasium env's and the AEC
   env's of the same run (the ratios are printed);
+* the same against ``greedy`` bots and against a small numpy MLP opponent (233-64-15,
+  random weights: a batched policy called once per round trip for all tables), each
+  also per CPU second of this process (the machine may be shared: the load average is
+  printed);
 * the observation alone: ``observation_batch`` of 1,024 public encodings of one seat (what
   a vector environment computes per step), and of one.
 
@@ -25,6 +29,12 @@ actions per second.
 """
 
 from __future__ import annotations
+
+import os
+
+# Small matrices gain nothing from BLAS threads, and on a shared machine their spinning
+# costs several times the work (the MLP opponent: 8x): one thread, unless told otherwise.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import random
@@ -38,6 +48,7 @@ from trashcards import Phase, Rules, apply, legal_actions, new_match, sample_cha
 from trashcards.envs.gymnasium import TrashEnv
 from trashcards.envs.observation import observation_batch
 from trashcards.envs.pettingzoo import env, raw_env
+from trashcards.envs.policy import MLPPolicy
 from trashcards.envs.public import public_array
 from trashcards.envs.vector import TrashVectorEnv
 
@@ -74,11 +85,11 @@ def aec(make: Callable[[], Any], seconds: float, seed: int = 1) -> Rate:
         table.reset(seed=seed + episode)
         episode += 1
         for _agent in table.agent_iter():
-            obs, _reward, terminated, truncated, _info = table.last()
+            _obs, _reward, terminated, truncated, info = table.last()
             if terminated or truncated:
                 table.step(None)
                 continue
-            table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            table.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
             steps += 1
     return steps, steps, time.perf_counter() - began
 
@@ -103,24 +114,32 @@ def gymnasium_steps(rules: Rules, players: int, seconds: float, seed: int = 1) -
     return steps, actions, time.perf_counter() - began
 
 
+def small_mlp(seed: int = 0, hidden: int = 64) -> MLPPolicy:
+    """A 233-64-15 numpy MLP with random weights: an opponent policy's cost."""
+    rng = np.random.default_rng(seed)
+    return MLPPolicy([(rng.normal(0, 0.1, (233, hidden)), np.zeros(hidden)),
+                      (rng.normal(0, 0.1, (hidden, 15)), np.zeros(15))])
+
+
 def vector_steps(rules: Rules, players: int, seconds: float, num_envs: int,
-                 seed: int = 1) -> Rate:
-    """The vector env against ``random`` bots, random legal actions: (agent steps, agent
-    steps, elapsed). Steps that only reset a table (autoreset) are not counted."""
-    vec = TrashVectorEnv(num_envs, ["random"] * (players - 1), rules=rules)
+                 seed: int = 1, opponent: Any = "random") -> tuple[int, int, float, float]:
+    """The vector env against ``opponent`` at every other seat, random legal actions:
+    (agent steps, agent steps, elapsed, CPU seconds of this process). Steps that only
+    reset a table (autoreset) are not counted."""
+    vec = TrashVectorEnv(num_envs, [opponent] * (players - 1), rules=rules)
     noise = np.random.default_rng(seed).random((64, num_envs, 15)).astype(np.float32)
     _obs, info = vec.reset(seed=seed)
     vec.step((info["action_mask"] * noise[0]).argmax(axis=1))  # compiled before timing
     ended = np.zeros(num_envs, dtype=bool)
     steps = calls = 0
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - began < seconds:
         actions = (info["action_mask"] * noise[calls % 64]).argmax(axis=1)
         _obs, _rewards, terminated, truncated, info = vec.step(actions)
         steps += num_envs - int(ended.sum())
         ended = terminated | truncated
         calls += 1
-    return steps, steps, time.perf_counter() - began
+    return steps, steps, time.perf_counter() - began, time.process_time() - cpu
 
 
 def openspiel_steps(rules: Rules, players: int, seconds: float, seed: int = 1) -> Rate:
@@ -151,7 +170,7 @@ def observations(rules: Rules, players: int, seconds: float, seed: int = 1) -> t
     """Microseconds per ``observation_batch`` call of 1,024 rows and of 1 row."""
     rng = random.Random(seed)
     state = new_match(rules, tuple(f"p{seat}" for seat in range(players)))
-    rows: list[list[int]] = []
+    rows: list[Any] = []
     while len(rows) < 1024:
         if state.phase is Phase.MATCH_OVER:
             state = new_match(rules, state.names)
@@ -194,7 +213,11 @@ def main() -> None:
     ]
     if args.openspiel:
         sides.append(("OpenSpiel", openspiel_steps(rules, args.players, args.seconds)))
-    vector = vector_steps(rules, args.players, args.seconds, args.num_envs)
+    vectors = {name: vector_steps(rules, args.players, args.seconds, args.num_envs,
+                                  opponent=opponent)
+               for name, opponent in (("random", "random"), ("greedy", "greedy"),
+                                      ("MLP 233-64-15", small_mlp()))}
+    vector = vectors["random"][:3]
     sides.append((f"TrashVectorEnv N={args.num_envs}", vector))
     big, one = observations(rules, args.players, args.seconds)
     print(f"observation_batch:   {big / 1000:10.2f} ms per 1,024 rows "
@@ -208,6 +231,11 @@ def main() -> None:
     vec_rate = vector[0] / vector[2]
     print(f"vector env / Gymnasium TrashEnv: {vec_rate / rates['Gymnasium TrashEnv']:,.0f}x; "
           f"vector env / PettingZoo raw_env: {vec_rate / rates['PettingZoo raw_env']:,.0f}x")
+    for name, (steps, _every, elapsed, cpu) in vectors.items():
+        print(f"TrashVectorEnv N={args.num_envs} vs {name + ':':15s} {steps / elapsed:10,.0f} "
+              f"agent steps/s of wall clock, {steps / cpu:10,.0f} per CPU second")
+    print(f"load average during the run: {os.getloadavg()[0]:.1f} "
+          f"(on {os.cpu_count()} cores)")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ import pytest
 
 DATA = Path(__file__).parents[1] / "data"
 GAME = DATA / "standard-2p-match.trash.json"
-KEYS = {"action", "match_win", "match_win_ci", "round_win", "round_win_ci"}
+KEYS = {"action", "match_win", "match_win_ci", "round_win", "round_win_ci", "vs_best",
+        "equal_to_best", "reason"}
 
 
 def hint(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -24,7 +25,8 @@ def test_hint_json_has_exactly_the_documented_shape_and_finds_the_completion() -
     result = hint(str(GAME), "--upto", "16", "--json", "--samples", "40")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"to_act", "best", "actions"}
+    assert set(data) == {"to_act", "best", "exact", "samples", "tied", "always_call",
+                         "actions"}
     assert data["to_act"] == 0
     assert data["best"] == "wild 4"
     assert [a["action"] for a in data["actions"]] == ["wild 4", "trash"]
@@ -34,6 +36,13 @@ def test_hint_json_has_exactly_the_documented_shape_and_finds_the_completion() -
             low, high = entry[f"{key}_ci"]
             assert 0.0 <= low <= entry[key] <= high <= 1.0
     assert data["actions"][0]["round_win"] == 1.0
+    assert data["tied"] == ["wild 4"]
+    assert data["exact"] is False
+    assert data["actions"][0]["vs_best"] == [0, 0]
+    assert data["actions"][0]["equal_to_best"] is True
+    assert data["actions"][1]["equal_to_best"] is False
+    assert data["actions"][1]["vs_best"][1] < 0
+    assert data["actions"][1]["reason"]["code"] == "throws_wild"
 
 
 def test_hint_is_the_same_for_the_same_seed_and_lists_every_legal_move() -> None:
@@ -49,8 +58,8 @@ def test_hint_for_people_names_the_player_and_gives_reasons() -> None:
     result = hint(str(GAME), "--upto", "7", "--samples", "20")
     assert result.returncode == 0, result.stderr
     assert "Ana to act" in result.stdout
-    assert "slot 9" in result.stdout
-    assert "Best:" in result.stdout
+    assert "wild" in result.stdout
+    assert "Best:" in result.stdout or "Equally good:" in result.stdout
 
 
 @pytest.mark.parametrize(("args", "stdin", "status", "message"), [

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from trashcards import view
 from trashcards.record import load
 
@@ -37,7 +39,19 @@ def test_review_json_judges_every_decision_and_sums_up_each_player(tmp_path: Pat
     for decision in data["decisions"]:
         assert decision["cost"] >= 0 or not decision["mistake"]
         assert decision["taken"] == str(record.moves[decision["move"]].move)
+        # accuracy and cost agree: only a mistake costs, and a mistake costs at least 0.5 pp
+        assert (decision["cost"] > 0) == decision["mistake"]
+        if decision["mistake"] and not decision["exact"]:
+            assert decision["cost"] >= 0.005
+            assert decision["cost_ci"][0] > 0
+        if decision["equal_to_best"]:
+            assert not decision["mistake"]
     summary = {s["name"]: s for s in data["summary"]}
+    for seat, name in enumerate(data["players"]):
+        mine = [d for d in data["decisions"] if d["seat"] == seat]
+        assert summary[name]["mistakes"] == sum(d["mistake"] for d in mine)
+        assert summary[name]["total_cost"] == pytest.approx(
+            sum(d["cost"] for d in mine), abs=1e-3)
     # Lee plays uniformly at random: throwing wilds away and leaving playable discards
     assert summary["Lee"]["mistakes"] > summary["Kim"]["mistakes"]
     assert summary["Lee"]["accuracy"] < summary["Kim"]["accuracy"]

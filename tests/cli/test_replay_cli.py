@@ -111,13 +111,15 @@ def test_replay_escapes_terminal_control_in_names_and_moves(tmp_path: Path) -> N
     assert "\\x1b]0;owned\\x07" in result.stderr
 
 
-def test_replay_of_a_lone_surrogate_name_prints_it_escaped(tmp_path: Path) -> None:
+def test_replay_of_a_lone_surrogate_name_is_refused_in_one_line(tmp_path: Path) -> None:
     path = _hostile(tmp_path, ["A\ud800", "Bo"])
     for args in ((), ("--json",)):
         result = run("replay", str(path), *args)
-        assert result.returncode == 0, result.stderr
+        assert result.returncode == 2, result.stderr
         assert "Traceback" not in result.stderr
-        assert "\\ud800" in result.stdout
+        assert result.stderr.startswith("Error: ")
+        assert "surrogate" in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("moves", [["dealer 0", "wild ²"], ["dealer ①"], ["dealer 0", "³: stock"],

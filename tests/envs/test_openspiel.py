@@ -294,3 +294,51 @@ def test_chance_outcomes_are_named_by_class():
              state.chance_outcomes()}
     assert names == {f"reveal {n}" for n in pub.CLASS_NAMES}
     assert "resolving stock" in str(state)
+
+
+def test_the_information_state_tensor_is_declared_absent_and_is_absent():
+    game = load(players=3)
+    assert not game.get_type().provides_information_state_tensor
+    assert game.get_type().provides_observation_tensor
+    state = random_game(game, 2, stop=lambda s: len(s.history()) > 20)
+    assert list(state.information_state_tensor(0)) == []
+    assert len(state.observation_tensor(0)) == OBSERVATION_SIZE
+
+
+def test_at_a_chance_node_in_a_chain_the_tensor_shows_the_position_before_the_move():
+    game = load(preset="kids")
+    state = game.new_initial_state()
+    state.apply_action(0)
+    before = [np.array(state.observation_tensor(s), dtype=np.float32) for s in range(2)]
+    state.apply_action(action_index(STOCK))
+    assert state.is_chance_node()
+    for seat in range(2):
+        now = np.array(state.observation_tensor(seat), dtype=np.float32)
+        assert np.array_equal(now, before[seat])
+        assert np.array_equal(now, observation(view(state.engine_state(), seat)))
+    assert "resolving stock" in state.observation_string(0)
+
+
+def test_evaluate_bots_plays_the_built_in_bots_as_pyspiel_bots():
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    from trashcards.envs.openspiel import TrashBot, make_bots
+
+    game = load(preset="kids")
+    bots = make_bots(["greedy", "random"], seed=1)
+    assert all(isinstance(bot, pyspiel.Bot) for bot in bots)
+    totals = np.zeros(2)
+    for k in range(30):
+        returns = evaluate_bots(game.new_initial_state(), make_bots(["greedy", "random"], k),
+                                np.random.RandomState(k))
+        assert sorted(returns) == [-1.0, 1.0]
+        totals += returns
+    assert totals[0] > 10  # greedy beats random on kids boards most of the time
+    # a search bot of OpenSpiel's against a built-in one, through the same loop
+    searcher = mcts.MCTSBot(game, 2.0, 4, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+                            random_state=np.random.RandomState(0))
+    state = random_game(game, 5, stop=lambda s: s.move_number() > 6 and not s.is_chance_node())
+    returns = evaluate_bots(state, [searcher, TrashBot(1, "greedy")], np.random.RandomState(0))
+    assert sorted(returns) == [-1.0, 1.0]
+    with pytest.raises(ValueError, match="not to act"):
+        TrashBot(1, "greedy").step(random_game(game, 1, stop=lambda s: s.current_player() == 0))

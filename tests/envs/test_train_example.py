@@ -69,3 +69,35 @@ def test_steps_that_are_not_whole_steps_of_every_table_are_refused() -> None:
     assert out.returncode == 2
     assert "--steps must be a multiple of --num-envs (16)" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+EXAMPLES = SCRIPT.parent
+
+
+def test_the_self_play_example_trains_and_saves_a_numpy_policy(tmp_path: Path) -> None:
+    from trashcards.envs.policy import MLPPolicy
+
+    out_file = tmp_path / "p.npz"
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLES / "selfplay.py"), "--steps", "2048", "--num-envs", "16",
+         "--rollout", "32", "--snapshot-every", "1", "--hidden", "16", "--preset", "kids",
+         "--out", str(out_file)],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    policy = MLPPolicy.load(out_file)
+    assert policy.meta["agent_steps"] == 2048
+    assert policy.meta["settings"]["seed"] == 0
+    assert "selfplay.py --steps 2048" in policy.meta["command"]
+    assert [w.shape for w, _b in policy.layers] == [(233, 16), (16, 16), (16, 15)]
+
+
+def test_the_maskable_ppo_example_trains_through_the_sb3_adapter() -> None:
+    pytest.importorskip("sb3_contrib")
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLES / "maskable_ppo.py"), "--steps", "4096", "--num-envs",
+         "32", "--eval-matches", "20"],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "agent steps in" in out.stdout
+    assert "vs greedy:" in out.stdout
+    assert "of 20 matches" in out.stdout

@@ -21,6 +21,7 @@ from trashcards.envs.observation import (
     observation_batch,
     observation_recipe,
 )
+from trashcards.envs.policy import masked_argmax
 from trashcards.envs.vector import TrashVectorEnv
 from trashcards.sim.arrays import load_state
 from trashcards.sim.kernel import vector as kernel
@@ -51,11 +52,40 @@ def _pick(masks: np.ndarray, rng: np.random.Generator, illegal: float = 0.0) -> 
     return out
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+class LinearPolicy:
+    """A fixed numpy policy: the legal action of highest ``obs @ weights``; it counts
+    the rows it was asked about."""
+
+    def __init__(self, seed: int) -> None:
+        self.weights = np.random.default_rng(seed).normal(size=(OBSERVATION_SIZE, 15))
+        self.rows = 0
+        self.calls = 0
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        assert obs.dtype == np.float32
+        assert mask.dtype == np.int8
+        assert obs.shape == (len(mask), OBSERVATION_SIZE)
+        self.rows += len(obs)
+        self.calls += 1
+        return masked_argmax(obs @ self.weights, mask)
+
+
+POLICY_CONFIGS = [
+    {"opponents": [LinearPolicy(1)], "preset": "standard"},
+    {"opponents": [LinearPolicy(2), "kid"], "preset": "call-trash", "seat": 1,
+     "reward": "round"},
+    {"opponents": ["counter", LinearPolicy(3), LinearPolicy(4)], "preset": "last-chance",
+     "seat": 3},
+    {"opponents": [LinearPolicy(5)], "preset": "kids", "reward": "round", "max_moves": 40},
+]
+
+
+@pytest.mark.parametrize("config", CONFIGS + POLICY_CONFIGS)
 def test_the_vector_env_plays_what_the_single_env_plays_on_the_kernels_streams(config):
     """Table i after ``reset(seed=s)`` and ``TrashEnv(streams="kernel")`` after
     ``reset(seed=s + i)``, fed the same actions (some illegal), give equal observations,
-    masks, rewards, terminations and truncations at every step, across autoresets."""
+    masks, rewards, terminations and truncations at every step, across autoresets; also
+    with fixed numpy policies as opponents."""
     n, seed = 6, 40
     vec = TrashVectorEnv(n, **config)
     singles = [TrashEnv(**config, streams="kernel") for _ in range(n)]
@@ -97,11 +127,16 @@ def test_same_step_autoreset_gives_the_final_observation_and_the_next_episode():
         actions = _pick(info["action_mask"], rng)
         obs, rewards, terms, truncs, info = vec.step(actions)
         for i, env in enumerate(singles):
-            o, r, te, tr, _ = env.step(int(actions[i]))
+            o, r, te, tr, inf = env.step(int(actions[i]))
             assert (rewards[i], terms[i], truncs[i]) == (r, te, tr)
             if te or tr:
                 assert info["_final_obs"][i]
+                assert info["_final_info"][i]
                 assert (info["final_obs"][i] == o).all()
+                final = info["final_info"]
+                assert final["_action_mask"][i]
+                assert (final["action_mask"][i] == inf["action_mask"]).all()
+                assert final.get("illegal", np.zeros(4, bool))[i] == ("illegal" in inf)
                 o, _inf = env.reset()
                 finals += 1
             else:
@@ -219,8 +254,10 @@ def test_the_kernel_observation_equals_the_numpy_one_and_ignores_hidden_cards():
 
 
 def test_bad_arguments_are_refused_clearly():
-    with pytest.raises(ValueError, match="bots the kernel has"):
-        TrashVectorEnv(2, ["expert"])
+    with pytest.raises(ValueError, match="unknown bot"):
+        TrashVectorEnv(2, ["nobody"])
+    with pytest.raises(ValueError, match="batched policy"):
+        TrashVectorEnv(2, [3])
     with pytest.raises(ValueError, match="seat must be"):
         TrashVectorEnv(2, ["greedy"], seat=2)
     with pytest.raises(ValueError, match="num_envs"):
@@ -233,3 +270,72 @@ def test_bad_arguments_are_refused_clearly():
         TrashEnv(["greedy"], streams="other")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="bots the kernel has"):
         TrashEnv(["expert"], streams="kernel")
+
+
+def test_a_policy_opponent_is_asked_once_per_round_trip_for_all_its_tables():
+    policy = LinearPolicy(9)
+    vec = TrashVectorEnv(64, opponents=[policy, "greedy"], preset="standard")
+    _obs, info = vec.reset(seed=1)
+    policy.rows = policy.calls = 0
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        _obs, _r, _te, _tr, info = vec.step(_pick(info["action_mask"], rng))
+    assert policy.calls > 0
+    assert policy.rows / policy.calls > 16  # batches across tables, not one by one
+
+
+def test_an_illegal_choice_of_a_policy_opponent_is_refused_clearly():
+    vec = TrashVectorEnv(4, opponents=[lambda obs, mask: np.full(len(obs), 14)], seat=1)
+    with pytest.raises(ValueError, match="illegal action: 14"):
+        vec.reset(seed=0)
+
+
+def test_a_bot_object_and_a_name_the_kernel_lacks_play_from_their_views():
+    from trashcards.bots import GreedyBot, LowWildBot
+
+    vec = TrashVectorEnv(3, opponents=[GreedyBot(random.Random(0)), "lowwild"],
+                         preset="kids")
+    singles = [TrashEnv([GreedyBot(), LowWildBot()], preset="kids", streams="kernel")
+               for _ in range(3)]
+    obs, info = vec.reset(seed=2)
+    for i, env in enumerate(singles):
+        o, _ = env.reset(seed=2 + i)
+        assert (obs[i] == o).all()
+    ended = np.zeros(3, dtype=bool)
+    for _ in range(60):
+        actions = info["action_mask"].argmax(axis=1)
+        obs, rewards, terms, truncs, info = vec.step(actions)
+        for i, env in enumerate(singles):
+            if ended[i]:
+                o, _ = env.reset()
+            else:
+                o, r, te, _tr, _ = env.step(int(actions[i]))
+                assert (rewards[i], terms[i]) == (r, te)
+            assert (obs[i] == o).all()
+        ended = terms | truncs
+
+
+def test_the_expert_plays_as_an_opponent_at_a_budget():
+    from trashcards.ai.expert import ExpertBot
+
+    class Counted(ExpertBot):
+        searched = 0
+
+        def choose(self, view):
+            action = super().choose(view)
+            self.searched += self.last is not None
+            return action
+
+    expert = Counted(random.Random(0), samples=2)
+    vec = TrashVectorEnv(3, opponents=[expert], preset="kids", reward="match",
+                         autoreset_mode=AutoresetMode.DISABLED)
+    _obs, info = vec.reset(seed=4)
+    ended = np.zeros(3, dtype=bool)
+    for _ in range(300):
+        if ended.all():
+            break
+        _obs, _r, terms, truncs, info = vec.step(info["action_mask"].argmax(axis=1))
+        ended |= terms | truncs
+    assert ended.all()
+    assert expert.samples == 2
+    assert expert.searched > 0

@@ -147,11 +147,30 @@ def test_an_experiment_with_the_fast_engine(tmp_path: Path) -> None:
 
 def test_every_experiment_is_registered() -> None:
     assert list(EXPERIMENTS) == ["first-player", "length", "ladder", "discard", "variants",
-                                 "skill", "tips"]
+                                 "skill", "tips", "calibration"]
     for name in EXPERIMENTS:
         assert experiment(name).name == name
     with pytest.raises(ValueError, match="unknown experiment"):
         experiment("astrology")
+
+
+def test_calibration_compares_predictions_with_results_in_ten_bins(tmp_path: Path) -> None:
+    report, figures, _recorder = run("calibration", tmp_path, matches=6)
+    assert "## Headline" in report
+    assert "reliability.png" in report
+    assert (tmp_path / "reliability.png").read_bytes().startswith(PNG_MAGIC)
+    for table in ("2p", "4p"):
+        found = figures["calibration"][table]
+        assert found["matches"] == 6
+        assert len(found["bins"]) == 10
+        assert sum(b["n"] for b in found["bins"]) == 6
+        for b in found["bins"]:
+            if b["n"]:
+                assert b["bin"][0] <= b["mean_predicted"] <= b["bin"][1]
+                assert b["low"] <= b["observed"] <= b["high"]
+        assert 0 <= found["brier"] <= 1
+        assert 0 <= found["brier_baseline"] <= 1
+    assert "the matches played by the experiment itself" in report
 
 
 def test_tips(tmp_path: Path) -> None:

@@ -187,10 +187,10 @@ def test_h_in_the_line_mode_shows_the_hint_through_the_real_command(tmp_path):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     hint_part = out[out.index("Ana> h"):out.index("Ana> 1")]
-    assert "Best: [" in hint_part
-    assert len(re.findall(r"\n\[[1-5t]\] \d+\.\d % ±\d+\.\d match · \d+\.\d % round\n",
+    assert "Best: [" in hint_part or "Equally good: [" in hint_part
+    assert len(re.findall(r"\n\[[1-5t]\] \d+\.\d % ±\d+\.\d match · \d+\.\d % round",
                           hint_part)) == 6  # every legal move: five slots and the trash
-    assert "throw the wild J♥ away: your turn ends" in hint_part
+    assert "Throws the wild J♥ away" in hint_part
     assert "sampled deals" in hint_part
 
 
@@ -199,5 +199,6 @@ def test_hints_show_the_hint_and_the_chances_at_every_decision(tmp_path):
     stacked_record(stock="Jh").dump(path)
     result = play("--resume", str(path), "--hints", script=["s", "1"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.count("Best: [") == 2
+    heads = result.stdout.count("Best: [") + result.stdout.count("Equally good: [")
+    assert heads == 2
     assert result.stdout.count("Win chances: You ") == 2

@@ -164,7 +164,7 @@ def test_h_shows_the_hint_on_the_full_screen_and_o_the_win_chances(tmp_path):
         term.press("h")
         screen = term.wait(lambda text: "Best: [s] draw from the stock" in text)
         assert re.search(r"\[s\] \d+\.\d % ±\d+\.\d match · \d+\.\d % round", screen)
-        assert "draw from the stock (" in screen  # the reason
+        assert "The only legal move." in screen  # the reason
         term.press("o")
         screen = term.wait(lambda text: "Win chances: You " in text)
         assert re.search(r"Win chances: You \d+ % · bot:kid \d+ %", screen)

@@ -1,9 +1,13 @@
-"""Hints for players: every legal action, best first, with its chance of winning the match
-and the round (95 % intervals) and a one-line reason — from the view alone.
+"""Hints for players: every legal action, the best first, with its chance of winning the
+match and the round (95 % intervals), how it compares with the best (a paired 95 %
+interval), whether it is as good as the best, and a reason — from the view alone.
 
 :func:`hint` is what the ``trashcards hint`` command prints and what the terminal and
 browser games call: it reads a :class:`~trashcards.views.View` (so nothing hidden can
-reach it) and is deterministic for a given seed and number of samples.
+reach it) and is deterministic for a given seed and budget. The judging is
+:func:`trashcards.ai.compare.compare` (common random numbers, tie groups, adaptive
+sampling on the contested pair, exact values where the solver reaches); the reasons are
+:func:`trashcards.ai.reasons.reasons`, built from the same comparison.
 """
 
 from __future__ import annotations
@@ -11,18 +15,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from ..actions import Action
+from ..actions import CALL, Action
 from ..state import Phase
 from ..views import View
-from .evaluate import ActionValue, Engine, Evaluation, evaluate
+from .compare import Comparison, Paired, compare
+from .evaluate import ActionValue, Engine, evaluate
 from .odds import OddsUnavailableError, match_odds
-from .reasons import reason
+from .reasons import Reason, reasons
 from .rollout import Horizon
 
 __all__ = ["DEFAULT_SAMPLES", "Chances", "Hint", "HintLine", "chances", "hint"]
 
-#: Deals per hint (about ±1 pp on a two-player match-win chance and ±5 pp on a round-win
-#: chance, ±1 pp on the best move's margin; benchmarks/ai.py measures it).
+#: Deals per action per hint, before the adaptive deals on the contested pair (up to
+#: three times as many more): about ±1 pp on a two-player match-win chance, and a paired
+#: difference of ±0.3 pp or better on the contested pair (benchmarks/coach.py).
 DEFAULT_SAMPLES: Final = 300
 
 
@@ -32,13 +38,22 @@ class HintLine:
 
     action: Action
     value: ActionValue
-    reason: str
+    vs_best: Paired
+    equal_to_best: bool
+    why: Reason
+
+    @property
+    def reason(self) -> str:
+        """The reason in English."""
+        return self.why.text
 
     def to_json(self) -> dict[str, Any]:
         mw, rw = self.value.match_win, self.value.round_win
         return {"action": str(self.action), "match_win": round(mw.value, 4),
                 "match_win_ci": _ci(mw.low, mw.high), "round_win": round(rw.value, 4),
-                "round_win_ci": _ci(rw.low, rw.high)}
+                "round_win_ci": _ci(rw.low, rw.high),
+                "vs_best": [round(self.vs_best.low, 4), round(self.vs_best.high, 4)],
+                "equal_to_best": self.equal_to_best, "reason": self.why.to_json()}
 
 
 def _ci(low: float | None, high: float | None) -> list[float]:
@@ -48,31 +63,59 @@ def _ci(low: float | None, high: float | None) -> list[float]:
 
 @dataclass(frozen=True)
 class Hint:
-    """A hint for the seat ``to_act``: ``lines`` best first."""
+    """A hint for the seat ``to_act``: ``lines`` best first (the tie group first)."""
 
     to_act: int
     lines: tuple[HintLine, ...]
-    evaluation: Evaluation
+    comparison: Comparison
 
     @property
     def best(self) -> HintLine:
         return self.lines[0]
 
+    @property
+    def evaluation(self) -> Comparison:
+        """The comparison behind the hint (``samples``, ``engine``, ``seed`` …)."""
+        return self.comparison
+
+    @property
+    def exact(self) -> bool:
+        return self.comparison.exact
+
+    @property
+    def tied(self) -> tuple[HintLine, ...]:
+        return tuple(line for line in self.lines if line.equal_to_best)
+
+    @property
+    def always_call(self) -> bool:
+        """Calling "Trash!" is legal: it costs nothing, so it always comes first."""
+        return any(line.action == CALL for line in self.lines)
+
     def to_json(self) -> dict[str, Any]:
-        """``{"to_act": S, "best": "discard", "actions": [{"action": …, "match_win": …,
-        "match_win_ci": [lo, hi], "round_win": …, "round_win_ci": [lo, hi]}, …]}``."""
-        return {"to_act": self.to_act, "best": str(self.best.action),
+        """``{"to_act": S, "best": "discard", "exact": false, "samples": 900, "tied":
+        ["discard"], "always_call": false, "actions": [{"action", "match_win",
+        "match_win_ci", "round_win", "round_win_ci", "vs_best": [lo, hi],
+        "equal_to_best", "reason": {"code", "params"}}, …]}``."""
+        return {"to_act": self.to_act, "best": str(self.best.action), "exact": self.exact,
+                "samples": 0 if self.exact else self.comparison.samples,
+                "tied": [str(line.action) for line in self.tied],
+                "always_call": self.always_call,
                 "actions": [line.to_json() for line in self.lines]}
 
 
 def hint(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-         engine: Engine = "auto", horizon: Horizon | Literal["auto"] = "auto") -> Hint:
-    """The hint for the seat to act (raises :class:`ValueError` when no decision is due)."""
-    evaluation = evaluate(view, view.legal, samples, seed, horizon, engine)
-    lines = tuple(HintLine(value.action, value, reason(view, value.action))
-                  for value in evaluation.ranked())
-    assert view.to_act is not None
-    return Hint(view.to_act, lines, evaluation)
+         engine: Engine = "auto", horizon: Horizon | Literal["auto"] = "auto",
+         extra: int | None = None) -> Hint:
+    """The hint for the seat to act (raises :class:`ValueError` when no decision is due):
+    ``samples`` deals per action, then up to ``extra`` (default ``3 × samples``) on the
+    contested pair; exact values where the solver reaches."""
+    if view.to_act is None or view.phase not in (Phase.DRAW, Phase.WILD, Phase.SWAP):
+        raise ValueError("no decision is due in this position")
+    found = compare(view, samples, seed, engine, extra, horizon=horizon)
+    why = reasons(view, found)
+    lines = tuple(HintLine(a, found.values[a], found.vs_best[a], found.equal_to_best(a),
+                           why[a]) for a in found.order)
+    return Hint(view.to_act, lines, found)
 
 
 @dataclass(frozen=True, slots=True)

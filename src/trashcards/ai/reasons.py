@@ -1,31 +1,90 @@
-"""A one-line reason for each legal action, for people, computed from the view alone
-("7♦ fits slot 7", "slot 9: only one 9 is still unseen")."""
+"""Why a move is good or what it costs: a reason per action, as a code with parameters,
+built from the comparison that ranks the moves (:mod:`.compare`) and the view alone.
+
+A reason never argues against the pick: the reported best gets a reason *for* it (a
+fitting discard, the free call, any slot as good for a wild …), an action equal to the
+best gets a reason for it or "as good", and an action measurably worse gets what it
+costs (leaving a discard that fits, feeding the next player, throwing a wild away …) with
+the cost in match-win points from the same paired interval that ranked it. Front ends
+translate the codes: the catalogs ``web/static/i18n/*.json`` hold ``reason.<code>`` in
+every language (tests/ai/test_reasons.py checks it), and :data:`ENGLISH` is what the
+terminal and ``trashcards hint`` print.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Final
 
-from ..actions import Action, Verb
+from ..actions import CALL, Action, Verb
 from ..cards import Card
 from ..deals import unseen_cards
 from ..engine import playable
 from ..rules import WILD
 from ..state import Board, Phase
 from ..views import View
+from .compare import Comparison
 
-__all__ = ["reason", "unseen_naturals"]
+__all__ = ["AGAINST", "CODES", "ENGLISH", "FOR", "Reason", "reasons", "unseen_naturals"]
 
-_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
-_NAMES = {1: "Ace", 10: "10"}
+#: Every reason code and its English text (``{name}`` marks a parameter).
+ENGLISH: Final[dict[str, str]] = {
+    "only_move": "The only legal move.",
+    "call_free": "Call “Trash!” now: calling costs nothing, and a board completed this "
+                 "turn then counts at once.",
+    "fits_slot": "{card} fits your face-down slot {slot}.",
+    "wild_discard": "{card} is wild: it fills a face-down slot of your choice.",
+    "frees_wild": "{card} takes slot {slot} and frees its wild for a face-down slot.",
+    "no_fit": "{card} fits none of your face-down slots: try the stock.",
+    "draw_stock": "Draw from the stock: there is no other way to go on.",
+    "wild_any": "Any face-down slot is as good for the wild.",
+    "wild_fewest": "Slot {slot} has the fewest naturals still unseen ({unseen}): the wild "
+                   "helps most there.",
+    "keep_wild": "Keep the wild on slot {slot} and throw {card} away.",
+    "swap_natural": "{card} takes slot {slot}; the wild moves on to a face-down slot.",
+    "best_by": "Better than every other move: at least {pp} points of match-win chance "
+               "ahead.",
+    "standard_tie": "The standard play; {others} other move(s) are as good within the "
+                    "noise.",
+    "tie_lead": "Ahead on the sampled deals, but {others} other move(s) are as good "
+                "within the noise.",
+    "equal": "As good as the best move within the noise.",
+    "equal_exact": "Exactly as good as the best move.",
+    "leaves_fitting": "Leaves {card}, which fits your slot {slot}: costs {pp} points of "
+                      "match-win chance.",
+    "feeds_next": "Gives the next player {card}, which fits their board: costs {pp} "
+                  "points of match-win chance.",
+    "throws_wild": "Throws the wild {card} away: costs {pp} points of match-win chance.",
+    "costs": "Costs {pp} points of match-win chance against the best move.",
+}
+CODES: Final = tuple(ENGLISH)
+#: Codes that speak for a move (the best's and the tied moves' reasons).
+FOR: Final = frozenset({"only_move", "call_free", "fits_slot", "wild_discard", "frees_wild",
+                        "no_fit", "draw_stock", "wild_any", "wild_fewest", "keep_wild",
+                        "swap_natural", "best_by", "standard_tie", "tie_lead", "equal",
+                        "equal_exact"})
+#: Codes that say what a measurably worse move costs.
+AGAINST: Final = frozenset({"leaves_fitting", "feeds_next", "throws_wild", "costs"})
 
 
-def _count(n: int) -> str:
-    return _WORDS[n] if n < len(_WORDS) else str(n)
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """A reason: its code (a key of :data:`ENGLISH`) and parameters."""
 
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
 
-def _rank(slot: int, n: int) -> str:
-    name = _NAMES.get(slot, str(slot))
-    return f"{name}{'s' if n != 1 else ''}"
+    @property
+    def text(self) -> str:
+        """In English."""
+        return ENGLISH[self.code].format(**self.params)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": dict(self.params)}
+
+    def __hash__(self) -> int:
+        return hash((self.code, tuple(sorted(self.params.items()))))
 
 
 def unseen_naturals(view: View) -> Counter[int]:
@@ -44,59 +103,116 @@ def _board(view: View, seat: int) -> Board:
                  tuple(card is not None for card in slots))
 
 
-def _next_can_use(view: View, card: Card) -> bool:
-    seat = (view.to_act + 1) % len(view.players)  # type: ignore[operator]
+def _fits(view: View, seat: int, card: Card) -> bool:
     return playable(card, _board(view, seat), view.rules.roles())
 
 
-def reason(view: View, action: Action) -> str:
-    """Why one might play ``action`` (or what it gives up), in one line."""
+def _next_seat(view: View) -> int:
+    assert view.to_act is not None
+    return (view.to_act + 1) % len(view.players)
+
+
+def _pp(value: float) -> float:
+    return round(abs(value) * 100, 1)
+
+
+def reasons(view: View, comparison: Comparison) -> dict[Action, Reason]:
+    """The reason of every compared action (see the module)."""
+    out: dict[Action, Reason] = {}
+    for action in comparison.order:
+        if len(comparison.order) == 1:
+            out[action] = Reason("only_move")
+        elif action == comparison.best:
+            out[action] = _for_best(view, comparison, action)
+        elif comparison.equal_to_best(action):
+            out[action] = _for_tied(view, comparison, action)
+        else:
+            out[action] = _against(view, comparison, action)
+    return out
+
+
+def _specific(view: View, comparison: Comparison, action: Action) -> Reason | None:
+    """A reason for ``action`` that follows from the cards, where one does."""
     roles = view.rules.roles()
     seat = view.to_act
     assert seat is not None
     me = view.players[seat]
-    unseen = unseen_naturals(view)
-    hand = view.in_hand
-    if action.verb is Verb.CALL:
-        return 'call "Trash!" now: it costs nothing, and a board completed this turn counts'
-    if action.verb is Verb.DISCARD:
-        top = view.top_discard
-        assert top is not None
+    top, hand = view.top_discard, view.in_hand
+    if action == CALL:
+        return Reason("call_free")
+    if action.verb is Verb.DISCARD and top is not None:
         role = roles[top]
         if role == WILD:
-            return f"{top.pretty()} is wild: it fills a face-down slot of your choice"
+            return Reason("wild_discard", {"card": top.pretty()})
         if me.slots[role - 1] is None:
-            return f"{top.pretty()} fits slot {role}"
-        return f"{top.pretty()} takes slot {role} and frees its wild for a face-down slot"
+            return Reason("fits_slot", {"card": top.pretty(), "slot": role})
+        return Reason("frees_wild", {"card": top.pretty(), "slot": role})
     if action.verb is Verb.STOCK:
-        if view.phase is Phase.DRAW and len(view.legal) > 1 and view.top_discard is not None:
-            top = view.top_discard
-            note = " — and the next player may take it" if _next_can_use(view, top) else ""
-            return f"leave {top.pretty()} and try the stock ({view.stock_count} cards){note}"
-        return f"draw from the stock ({view.stock_count} cards)"
+        if top is not None and Action(Verb.DISCARD) in view.legal \
+                and not _fits(view, seat, top):
+            return Reason("no_fit", {"card": top.pretty()})
+        if len(view.legal) == 1 or (view.legal == (CALL, action)):
+            return Reason("draw_stock")
+        return None
     if action.verb is Verb.WILD:
-        k = action.slot
-        n = unseen[k]
-        if n == 0:
-            return f"slot {k}: no {_rank(k, 2)} left unseen — only a wild can fill it"
-        hardest = min((s for s in range(1, me.board_size + 1) if me.slots[s - 1] is None),
-                      key=lambda s: (unseen[s], -s))
-        if k == hardest:
-            return (f"slot {k}: {'only ' if n < 3 else ''}{_count(n)} {_rank(k, n)} still "
-                    "unseen, the fewest of your face-down slots")
-        return f"slot {k}: {_count(n)} {_rank(k, n)} still unseen, so it may still come"
-    if action.verb is Verb.SWAP:
-        assert hand is not None
-        role = roles[hand]
-        wild_card = me.slots[role - 1]
-        assert wild_card is not None
-        return (f"{hand.pretty()} takes slot {role}; the wild {wild_card.pretty()} goes on "
-                "to a face-down slot")
-    # trash
-    assert hand is not None
-    if view.phase is Phase.SWAP:
-        role = roles[hand]
-        return (f"keep the wild on slot {role} and throw {hand.pretty()} away: "
-                "your turn ends")
-    note = " — and the next player can use it" if _next_can_use(view, hand) else ""
-    return f"throw the wild {hand.pretty()} away: your turn ends{note}"
+        wilds = [a for a in comparison.order if a.verb is Verb.WILD]
+        if len(wilds) > 1 and all(comparison.equal_to_best(a) for a in wilds):
+            return Reason("wild_any")
+        unseen = unseen_naturals(view)
+        down = [s for s in range(1, me.board_size + 1) if me.slots[s - 1] is None]
+        fewest = min(unseen[s] for s in down)
+        if unseen[action.slot] == fewest and sum(unseen[s] == fewest for s in down) == 1:
+            return Reason("wild_fewest", {"slot": action.slot, "unseen": fewest})
+        return None
+    if action.verb is Verb.SWAP and hand is not None:
+        return Reason("swap_natural", {"card": hand.pretty(), "slot": roles[hand]})
+    if action.verb is Verb.TRASH and view.phase is Phase.SWAP and hand is not None:
+        return Reason("keep_wild", {"card": hand.pretty(), "slot": roles[hand]})
+    return None
+
+
+def _for_best(view: View, comparison: Comparison, action: Action) -> Reason:
+    found = _specific(view, comparison, action)
+    if found is not None:
+        return found
+    others = len(comparison.tied) - 1
+    if others:
+        code = "standard_tie" if action == comparison.greedy else "tie_lead"
+        return Reason(code, {"others": others})
+    lead = min(-comparison.vs_best[a].high for a in comparison.order if a != action)
+    if comparison.exact:
+        lead = min(-comparison.vs_best[a].mean for a in comparison.order if a != action)
+    return Reason("best_by", {"pp": _pp(lead)})
+
+
+def _for_tied(view: View, comparison: Comparison, action: Action) -> Reason:
+    found = _specific(view, comparison, action)
+    if found is not None and found.code in ("wild_any", "fits_slot", "wild_discard",
+                                           "frees_wild", "no_fit", "swap_natural",
+                                           "keep_wild", "call_free"):
+        return found
+    return Reason("equal_exact" if comparison.exact else "equal")
+
+
+def _against(view: View, comparison: Comparison, action: Action) -> Reason:
+    """What a measurably worse action costs (the paired mean against the best)."""
+    roles = view.rules.roles()
+    seat = view.to_act
+    assert seat is not None
+    cost = {"pp": _pp(comparison.vs_best[action].mean)}
+    top, hand = view.top_discard, view.in_hand
+    nxt = _next_seat(view)
+    if action.verb is Verb.STOCK and top is not None and Action(Verb.DISCARD) in view.legal:
+        if _fits(view, seat, top):
+            role = roles[top]
+            slot = role if role != WILD else None
+            if slot is not None and view.players[seat].slots[slot - 1] is None:
+                return Reason("leaves_fitting", {"card": top.pretty(), "slot": slot, **cost})
+        if _fits(view, nxt, top):
+            return Reason("feeds_next", {"card": top.pretty(), **cost})
+    if action.verb is Verb.TRASH and hand is not None:
+        if view.phase is Phase.WILD:
+            return Reason("throws_wild", {"card": hand.pretty(), **cost})
+        if _fits(view, nxt, hand):
+            return Reason("feeds_next", {"card": hand.pretty(), **cost})
+    return Reason("costs", cost)

@@ -10,36 +10,74 @@ two reasons: their choices (the *cost* of a decision: the best action's chance m
 chance of the action taken) and everything else — draws, turn-ups and the other players'
 moves (a *swing*: the change from one evaluated moment to the next that no choice of the
 player explains). Costs and swings add up to the whole change of the chance.
+
+**Only confirmed mistakes.** Each decision is judged in two independent steps, so that
+noise is never presented as a mistake:
+
+1. *selection*: :func:`trashcards.ai.compare.compare` finds the best action and the
+   actions equal to it (paired comparison on common deals, adaptive sampling, exact
+   values on small two-player boards). A move in the tie group whose estimated cost is
+   under half the threshold is not a mistake.
+2. *confirmation*: otherwise (a move outside the tie group, or a tied one whose cost
+   was not yet decided) the best and the move taken are played again on **fresh
+   deals** (sample indices the selection never used, :func:`.compare.confirm`): picking
+   the best of several noisy estimates favours the lucky one (the winner's curse), so
+   the deals that chose the best cannot also measure its lead. The move is a mistake
+   only when that fresh interval of the cost excludes 0 **and** the cost is at least
+   :data:`THRESHOLD` (0.5 points of match-win chance) — smaller differences exist but no
+   player can act on them, and the lab finds nothing measurable below it (docs/ai.md).
+   Exact positions need no confirmation: the cost is the solver's.
+
+A board completed without calling "Trash!" (call-trash, RULES.md §9) is always a mistake
+(``missed_call``): calling was free. Its cost is the measured one (never below 0), which
+is near 0 when no other player could have won the round before the delayed claim. A
+decision's ``cost`` is its confirmed cost (0 when it is not a mistake), so the accuracy
+(share of decisions that are not mistakes) and the cost in all agree.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any, Final
 
-from ..actions import Action
+from ..actions import CALL, Action
 from ..record import Record
 from ..state import Phase, State, new_match
-from ..views import view
-from .evaluate import Engine, evaluate
+from ..views import View, view
+from .compare import Comparison, compare, confirm
+from .evaluate import Engine
 from .odds import MatchOdds, OddsUnavailableError, match_odds
 
-__all__ = ["DEFAULT_SAMPLES", "Decision", "PlayerSummary", "Point", "Review", "Swing",
-           "review"]
+__all__ = ["DEFAULT_SAMPLES", "THRESHOLD", "Decision", "PlayerSummary", "Point", "Review",
+           "Swing", "judge", "review"]
 
-#: Deals per decision (a review of a two-player standard match takes about a minute).
-DEFAULT_SAMPLES: Final = 100
+#: Deals per action per decision for the selection (then up to three times as many on
+#: the contested pair), and twice as many for the confirmation on fresh deals (a review
+#: of a two-player standard match takes some 5 to 30 seconds with numba; fewer deals
+#: find fewer of the small mistakes: benchmarks/coach.py).
+DEFAULT_SAMPLES: Final = 400
+#: The least cost (match-win chance) a confirmed mistake has.
+THRESHOLD: Final = 0.005
+#: Nodes the solver may add per decision in a review (a few seconds at most; the
+#: solved nodes are kept for the rest of the round).
+REVIEW_NODES: Final = 20_000
+#: Deals (per ``samples``) the confirmation may add until its interval is decided.
+CONFIRM_EXTRA: Final = 6
+#: Where the confirmation's fresh deals start (far beyond any selection's).
+FRESH: Final = 1 << 30
 #: How many biggest mistakes and luck swings each summary lists.
 TOP: Final = 3
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """One decision: ``move`` is its index in the record; ``cost`` the match-win chance
-    the choice cost the player (0 when they took the best action), with its 95 %
-    interval; ``mistake`` when that interval lies above 0."""
+    """One decision: ``move`` is its index in the record; ``best`` the reported best
+    action and ``tied`` the actions equal to it; ``cost`` the confirmed match-win chance
+    the choice cost the player (0 unless ``mistake``), ``measured`` and ``cost_ci`` the
+    confirmation's estimate and 95 % interval (on fresh deals; exact when ``exact``);
+    ``kind`` is ``"ok"``, ``"mistake"`` or ``"missed_call"``."""
 
     move: int
     seat: int
@@ -52,16 +90,28 @@ class Decision:
     round_cost: float
     chance_before: float
     chance_after: float
+    tied: tuple[Action, ...] = ()
+    measured: float = 0.0
+    exact: bool = False
+    kind: str = "ok"
 
     @property
     def mistake(self) -> bool:
-        return self.taken != self.best and self.cost_ci[0] > 0
+        return self.kind != "ok"
+
+    @property
+    def equal_to_best(self) -> bool:
+        return self.taken in self.tied
 
     def to_json(self) -> dict[str, Any]:
         return {"move": self.move, "seat": self.seat, "round": self.round,
-                "taken": str(self.taken), "best": str(self.best), "options": self.options,
-                "cost": round(self.cost, 4), "cost_ci": [round(v, 4) for v in self.cost_ci],
+                "taken": str(self.taken), "best": str(self.best),
+                "tied": [str(a) for a in self.tied], "equal_to_best": self.equal_to_best,
+                "options": self.options, "exact": self.exact,
+                "cost": round(self.cost, 4), "measured": round(self.measured, 4),
+                "cost_ci": [round(v, 4) for v in self.cost_ci],
                 "round_cost": round(self.round_cost, 4), "mistake": self.mistake,
+                "kind": self.kind,
                 "match_win_before": round(self.chance_before, 4),
                 "match_win_after": round(self.chance_after, 4)}
 
@@ -164,7 +214,8 @@ def _decisions(record: Record) -> list[tuple[int, State]]:
 
 def review(record: Record, samples: int = DEFAULT_SAMPLES, seed: int = 0,
            engine: Engine = "auto",
-           progress: Callable[[int, int], None] | None = None) -> Review:
+           progress: Callable[[int, int], None] | None = None,
+           threshold: float = THRESHOLD) -> Review:
     """Review every decision of ``record`` (every move must be legal: replay it first).
     ``progress(done, total)`` is called after each evaluated decision."""
     players = len(record.players)
@@ -189,25 +240,17 @@ def review(record: Record, samples: int = DEFAULT_SAMPLES, seed: int = 0,
             assert seat is not None
             taken = record.moves[index].move
             assert isinstance(taken, Action)
-            ev = evaluate(view(state, seat), None, samples, seed * 1_000_003 + index,
-                          "auto", engine)
-            horizon, used_engine = ev.horizon, ev.engine
-            if ev.notice and ev.notice not in notes:
-                notes.append(ev.notice)
-            best = ev.best
-            chosen = ev.values[ev.index(taken)]
-            if taken == best.action:
-                cost, ci, round_cost = 0.0, (0.0, 0.0), 0.0
-            else:
-                diff = ev.difference(best.action, taken)
-                cost = diff.value
-                ci = (diff.low if diff.low is not None else cost,
-                      diff.high if diff.high is not None else cost)
-                round_cost = best.round_win.value - chosen.round_win.value
-            decisions.append(Decision(index, seat, state.round, taken, best.action,
-                                      len(ev.values), cost, ci, round_cost,
-                                      best.match_win.value, chosen.match_win.value))
-            points.append(Point(index, state.round, best.match_wins, chosen.match_wins, True))
+            missed = seat in after.unclaimed and seat not in state.unclaimed
+            judged, found = judge(view(state, seat), taken, samples,
+                                  seed * 1_000_003 + index, engine, threshold, missed)
+            horizon, used_engine = found.horizon, found.engine
+            if found.notice and found.notice not in notes:
+                notes.append(found.notice)
+            decisions.append(replace(judged, move=index))
+            best_value = found.values[found.best]
+            taken_value = found.values[taken]
+            points.append(Point(index, state.round, best_value.match_wins,
+                                taken_value.match_wins, True))
             if progress is not None:
                 progress(len(decisions), total)
         if after.phase is Phase.MATCH_OVER:
@@ -222,6 +265,55 @@ def review(record: Record, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                       for seat, name in enumerate(record.players))
     return Review(record.players, tuple(decisions), tuple(points), summaries, samples, seed,
                   horizon, used_engine, state.match_winner, tuple(notes))
+
+
+def judge(seat_view: View, taken: Action, samples: int, seed: int, engine: Engine = "auto",
+          threshold: float = THRESHOLD, missed_call: bool = False,
+          fresh: bool = True) -> tuple[Decision, Comparison]:
+    """One decision judged (see the module): the decision and the comparison behind it;
+    the decision is a :class:`Decision` with move index 0 (the caller sets it).
+    ``fresh=False`` measures the cost on the selection's own deals — the winner's curse
+    the review avoids; it exists for the test that shows the difference."""
+    seat = seat_view.to_act
+    assert seat is not None
+    found = compare(seat_view, samples, seed, engine, exact_nodes=REVIEW_NODES)
+    best = found.best
+    tied = found.tied
+    kind = "ok"
+    if found.exact:
+        measured = found.values[best].match_win.value - found.values[taken].match_win.value
+        if taken in tied:
+            measured = 0.0
+        ci = (measured, measured)
+        if measured >= threshold:
+            kind = "mistake"
+    elif taken in tied and not missed_call and (
+            taken == best or found.vs_best[taken].equivalent
+            or -found.vs_best[taken].mean < threshold / 2):
+        diff = found.vs_best[taken]
+        measured, ci = -diff.mean, (-diff.high, -diff.low)
+    else:
+        versus = CALL if missed_call and CALL in seat_view.legal else best
+        if versus == taken:
+            measured, ci = 0.0, (0.0, 0.0)
+        else:
+            start = FRESH if fresh else 0
+            diff = confirm(seat_view, versus, taken, 2 * samples, seed, engine,
+                           extra=CONFIRM_EXTRA * samples, first_sample=start)
+            measured, ci = diff.mean, (diff.low, diff.high)
+            if diff.low > 0 and diff.mean >= threshold:
+                kind = "mistake"
+                tied = tuple(a for a in tied if a != taken)
+        if missed_call:
+            kind = "missed_call"
+    cost = max(measured, 0.0) if kind == "missed_call" else measured if kind != "ok" else 0.0
+    round_cost = (found.values[best].round_win.value - found.values[taken].round_win.value
+                  if kind != "ok" else 0.0)
+    decision = Decision(0, seat, seat_view.round, taken, best, len(found.order), cost, ci,
+                        round_cost, found.values[best].match_win.value,
+                        found.values[taken].match_win.value, tied, measured, found.exact,
+                        kind)
+    return decision, found
 
 
 def _first_dealt(record: Record) -> State | None:

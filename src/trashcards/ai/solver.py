@@ -174,6 +174,9 @@ class Solver:
     reshuffles: Reshuffles = "bound"
     #: relabel symmetric pip classes (:meth:`canonical`); off only to test that it is exact
     symmetry: bool = True
+    #: stop (:class:`OutOfReachError`) once this many nodes are solved (``None``: never);
+    #: the hint sets it to solve only what fits its budget
+    max_nodes: int | None = None
     memo: dict[Key, Value] = field(default_factory=dict)
     stats: _Stats = field(default_factory=_Stats)
 
@@ -450,6 +453,8 @@ class Solver:
                 return _UNKNOWN
             self._solve_region(key)
             return self.memo[key]
+        if self.max_nodes is not None and self.stats.nodes >= self.max_nodes:
+            raise OutOfReachError(f"over the budget of {self.max_nodes} solved nodes")
         best = _choose([self._expect(outcomes) for _a, outcomes in self.transitions(key)],
                        key[1])
         self.memo[key] = best

@@ -34,6 +34,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "simulate": ("trashcards.cli.simulate", "simulate", "Play many bot matches; print stats."),
     "analyze": ("trashcards.cli.analyze", "analyze", "Run a strategy-lab experiment; "
                                                       "write a report."),
+    "arena": ("trashcards.cli.arena", "arena", "Rate an agent against the levels: Elo and "
+                                               "win rates."),
     "bots": ("trashcards.cli.info", "bots", "List the bots."),
     "presets": ("trashcards.cli.info", "presets", "List the presets and variants."),
 }

@@ -7,7 +7,7 @@ import json
 import click
 
 from ..ai.evaluate import ENGINES
-from ..ai.hints import DEFAULT_SAMPLES, Hint, hint
+from ..ai.hints import DEFAULT_SAMPLES, Hint, HintLine, hint
 from ..views import view
 from .records import fail, read_record
 
@@ -19,10 +19,14 @@ __all__ = ["hint_command"]
 @click.option("--upto", type=click.IntRange(min=0), default=None, metavar="N",
               help="The position after the first N moves (default: after the whole record).")
 @click.option("--json", "as_json", is_flag=True,
-              help='Print {"to_act", "best", "actions": [{"action", "match_win", '
-                   '"match_win_ci", "round_win", "round_win_ci"}, …]}.')
+              help='Print {"to_act", "best", "exact", "samples", "tied", "always_call", '
+                   '"actions": [{"action", "match_win", "match_win_ci", "round_win", '
+                   '"round_win_ci", "vs_best", "equal_to_best", "reason": {"code", '
+                   '"params"}}, …]}.')
 @click.option("--samples", type=click.IntRange(min=2), default=DEFAULT_SAMPLES,
-              show_default=True, help="Deals of the unseen cards to play every move on.")
+              show_default=True,
+              help="Deals of the unseen cards to play every move on (then up to three "
+                   "times as many on the two closest moves).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the sampled deals: the same seed gives the same hint.")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
@@ -31,7 +35,10 @@ def hint_command(file: str, upto: int | None, as_json: bool, samples: int, seed:
                  engine: str) -> None:
     """For the player to act after the trash/1 record FILE ('-' for standard input),
     list every legal move, best first, with its chance of winning the match and the
-    round (95 % intervals) and a reason.
+    round (95 % intervals), its difference to the best (a paired 95 % interval on the
+    same deals) and a reason. A move is "best" only when it leads every other move
+    beyond the noise; otherwise the moves as good as the leader are shown as equal, the
+    standard play first. Small two-player boards are solved exactly.
 
     The chances assume that every player goes on playing like the greedy bot; they are
     computed from what the players can see only. Exit status: 0 with a hint; 1 when a
@@ -61,30 +68,63 @@ def _print_hint(result: Hint, name: str, applied: int, total: int) -> None:
     from rich.table import Table
 
     console = Console(highlight=False)
-    evaluation = result.evaluation
     table = Table(title=f"{name} to act, after {applied} of {total} moves", title_justify="left")
     table.add_column("move")
     table.add_column("match win", justify="right")
     table.add_column("round win", justify="right")
+    table.add_column("vs best (pp)", justify="right")
     table.add_column("why")
     for line in result.lines:
         mw, rw = line.value.match_win, line.value.round_win
         table.add_row(str(line.action), _pct(mw.value, mw.low, mw.high),
-                      _pct(rw.value, rw.low, rw.high), line.reason)
+                      _pct(rw.value, rw.low, rw.high), vs_best_text(line, result.exact),
+                      line.reason)
     console.print(table)
-    notes = [f"Best: {result.best.action}."]
-    if len(result.lines) > 1:
-        diff = evaluation.difference(result.lines[0].action, result.lines[1].action)
-        low = diff.low if diff.low is not None else float("nan")
-        high = diff.high if diff.high is not None else float("nan")
-        notes.append(f"It beats {result.lines[1].action} by {diff.value * 100:+.1f} pp of "
-                     f"match-win chance (95 %: {low * 100:+.1f} to {high * 100:+.1f} pp).")
-    notes.append(f"{evaluation.samples} sampled deals, seed {evaluation.seed}, rollouts to "
-                 f"the end of the {evaluation.horizon} by {evaluation.policy} on the "
-                 f"{evaluation.engine} engine.")
-    if evaluation.notice:
-        notes.append(f"Note: {evaluation.notice}.")
-    console.print(" ".join(notes))
+    console.print(" ".join(summary_notes(result)))
+
+
+def vs_best_text(line: HintLine, exact: bool) -> str:
+    """``best``, ``= best``, ``−3.1`` (exact) or ``−4.0 to −2.2`` (95 %)."""
+    if line.vs_best.low == line.vs_best.high == 0 and line.equal_to_best:
+        return "best" if line.vs_best.n or exact else "= best"
+    if exact:
+        return "= best" if line.equal_to_best else f"{line.vs_best.mean * 100:+.1f}"
+    text = f"{line.vs_best.low * 100:+.1f} to {line.vs_best.high * 100:+.1f}"
+    return f"= best ({text})" if line.equal_to_best else text
+
+
+def summary_notes(result: Hint) -> list[str]:
+    """The hint's conclusion in sentences (English): best or tied, exact or sampled."""
+    comparison = result.comparison
+    tied = result.tied
+    if result.always_call:
+        notes = ['Always call "Trash!" first: calling costs nothing.']
+    elif len(result.lines) == 1:
+        notes = [f"Only move: {result.best.action}."]
+    elif len(tied) > 1:
+        others = ", ".join(str(line.action) for line in tied[1:])
+        notes = [f"Equally good: {result.best.action} (the standard play) and {others}"
+                 + (" — exactly." if result.exact else
+                    " — no difference beyond the noise.")]
+    else:
+        runner = result.lines[1].vs_best
+        if result.exact:
+            notes = [f"Best: {result.best.action}, {-runner.mean * 100:.1f} pp of "
+                     "match-win chance ahead of the next move (exact)."]
+        else:
+            notes = [f"Best: {result.best.action}, ahead of {result.lines[1].action} by "
+                     f"{-runner.mean * 100:.1f} pp of match-win chance (95 %: "
+                     f"{-runner.high * 100:.1f} to {-runner.low * 100:.1f} pp)."]
+    if comparison.exact:
+        notes.append("Exact values by the solver (optimal play of the round, the round's "
+                     "end valued with the match-odds table).")
+    else:
+        notes.append(f"Up to {comparison.samples} sampled deals per move, seed "
+                     f"{comparison.seed}, rollouts to the end of the {comparison.horizon} "
+                     f"by {comparison.policy} on the {comparison.engine} engine.")
+    if comparison.notice:
+        notes.append(f"Note: {comparison.notice}.")
+    return notes
 
 
 def _pct(value: float, low: float | None, high: float | None) -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from .. import ai  # noqa: F401  (importing it registers the expert bot)
 from ..ai.levels import LEVELS
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
+from . import registered  # noqa: F401  (every bot by name)
 
 __all__ = ["bots", "presets"]
 

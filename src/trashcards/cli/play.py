@@ -31,6 +31,7 @@ from ..tui.game import Game, Outcome, default_save_path
 from ..tui.loop import TerminalGame
 from ..tui.seats import Seat, SeatError, level_bots, make_seats, seats_from_names
 from ..tui.terminal import KeyPressReader, LineReader, Reader
+from . import registered  # noqa: F401  (every bot by name)
 from .options import rules_given, rules_options
 from .records import fail
 

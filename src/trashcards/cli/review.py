@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..ai.evaluate import ENGINES
-from ..ai.review import DEFAULT_SAMPLES, Review, review
+from ..ai.review import DEFAULT_SAMPLES, THRESHOLD, Review, review
 from .records import fail, read_record
 
 __all__ = ["review_command"]
@@ -23,7 +23,10 @@ __all__ = ["review_command"]
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               metavar="PNG", help="Draw each player's match-win chance across the match.")
 @click.option("--samples", type=click.IntRange(min=2), default=DEFAULT_SAMPLES,
-              show_default=True, help="Deals of the unseen cards per decision.")
+              show_default=True,
+              help="Deals of the unseen cards per move of a decision, to pick the best "
+                   "(twice as many, fresh, confirm a mistake): more finds smaller "
+                   "mistakes and takes longer.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the sampled deals: the same seed gives the same review.")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
@@ -33,6 +36,12 @@ def review_command(file: str, as_json: bool, plot: Path | None, samples: int, se
     """Review every decision of every player in the trash/1 record FILE ('-' for standard
     input): the move taken, the best move and the match-win chance the choice cost; then
     each player's accuracy, biggest mistakes and the moves where luck swung the match.
+
+    A move is a mistake only when it is measurably worse than the best on fresh deals
+    (not those that picked the best: the winner's curse) by at least 0.5 points of
+    match-win chance, or when a board was completed without calling "Trash!". Moves
+    equal to the best within the noise are not mistakes; small boards are solved
+    exactly.
 
     Chances assume everyone goes on playing like the greedy bot, and are computed from
     what the players could see only. Exit status: 0; 1 when a move of the record breaks
@@ -114,15 +123,20 @@ def _print_review(result: Review) -> None:
 
     console = Console(highlight=False)
     names = result.players
-    table = Table(title="Decisions that cost match-win chance (95 % interval above 0)",
+    table = Table(title="Mistakes: confirmed on fresh deals, at least "
+                        f"{THRESHOLD * 100:.1f} pp of match-win chance",
                   title_justify="left")
-    for column in ("move", "round", "player", "played", "best", "cost"):
-        table.add_column(column, justify="right" if column in ("move", "round", "cost")
+    for column in ("move", "round", "player", "played", "best", "cost (95 %)"):
+        table.add_column(column, justify="right" if column in ("move", "round", "cost (95 %)")
                          else "left")
     for d in result.decisions:
         if d.mistake:
-            table.add_row(str(d.move), str(d.round), names[d.seat], str(d.taken), str(d.best),
-                          f"{d.cost * 100:.1f} pp")
+            low, high = d.cost_ci
+            cost = f"{d.cost * 100:.1f} pp" + (
+                " (exact)" if d.exact else f" ({low * 100:.1f}–{high * 100:.1f})")
+            played = str(d.taken) + (" — no call" if d.kind == "missed_call" else "")
+            table.add_row(str(d.move), str(d.round), names[d.seat], played, str(d.best),
+                          cost)
     console.print(table)
     summary = Table(title="Summary", title_justify="left")
     for column in ("player", "decisions", "accuracy", "cost in all", "biggest mistakes",
@@ -140,7 +154,8 @@ def _print_review(result: Review) -> None:
     console.print(f"Winner: {winner}. {result.samples} sampled deals per decision, seed "
                   f"{result.seed}, rollouts to the end of the {result.horizon} by greedy on "
                   f"the {result.engine} engine. Accuracy: the share of a player's decisions "
-                  "that were not measurably worse than the best. Luck: changes of the "
-                  "player's chance between two decisions that no choice of theirs explains.")
+                  "that were not mistakes; the cost in all adds up the mistakes' costs. "
+                  "Luck: changes of the player's chance between two decisions that no "
+                  "choice of theirs explains.")
     for note in result.notes:
         console.print(f"Note: {note}.")

@@ -18,7 +18,6 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .. import ai  # noqa: F401  (importing it registers the expert bot)
 from ..bots import BOTS
 from ..errors import RulesError
 from ..estimates import wilson_interval
@@ -26,6 +25,7 @@ from ..lab.report import rounded_shares
 from ..rules import Rules
 from ..sim.runner import BACKENDS, ENGINES, Runner
 from ..simulation import SimStats
+from . import registered  # noqa: F401  (every bot by name)
 from .options import rules_options
 from .records import fail
 

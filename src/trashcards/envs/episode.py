@@ -85,8 +85,7 @@ class Episode:
         self.max_moves = max_moves
         self.moves = 0
         self._match = Match(rules, names, random.Random(seed))
-        rng = self._match.rng
-        self._chance = chance or (lambda state: sample_chance(state, rng))
+        self._chance = chance or self._sample_chance
         self._pending = [0.0] * self.players
         self._advance()
 
@@ -150,6 +149,10 @@ class Episode:
 
     def _add(self, rewards: list[float]) -> None:
         self._pending = [a + b for a, b in zip(self._pending, rewards, strict=True)]
+
+    def _sample_chance(self, state: State) -> ChanceMove:
+        """The default chance player (a method, not a closure, so episodes pickle)."""
+        return sample_chance(state, self._match.rng)
 
     def _advance(self) -> None:
         state = self._match.state

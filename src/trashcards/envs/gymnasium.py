@@ -14,7 +14,9 @@ is one match. The legal actions are ``info["action_mask"]`` and :meth:`TrashEnv.
 numba kernel's run with seed ``s``, its chance moves those the kernel draws
 (:class:`~trashcards.sim.positions.KernelChance`) and each bot fed its seat's kernel
 stream (:class:`~trashcards.sim.rng.KernelRandom`), so with the same actions it plays the
-very matches a table of the vector environment plays. It needs bots the kernel has.
+very matches a table of the vector environment plays. Bots named must be bots the kernel
+has; bot objects and batched policies play as they are (a deterministic policy plays
+here exactly as in the vector environment).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from ..views import View
 from .actions import ACTIONS, NUM_ACTIONS, action_mask
 from .episode import DEFAULT_MAX_MOVES, Episode, RewardKind, check_options, make_rules
 from .observation import OBSERVATION_SIZE, observation
+from .policy import BatchedPolicy, PolicyBot
 
 __all__ = ["ILLEGAL_REWARD", "KERNEL_BOTS", "STREAMS", "Streams", "TrashEnv"]
 
@@ -56,10 +59,19 @@ KERNEL_BOTS: Final = ("random", "greedy", "counter", "kid", "sometimes", "stocko
 Obs = npt.NDArray[np.float32]
 
 
+def _opponent(bot: str | Chooser | BatchedPolicy) -> str | Chooser:
+    """A batched policy as a bot; names and bots as they are."""
+    if isinstance(bot, str) or hasattr(bot, "choose"):
+        return bot
+    return PolicyBot(bot)
+
+
 class TrashEnv(gymnasium.Env[Obs, np.int64]):
     """One seat of a Trash match against bots.
 
-    ``opponents`` are bot names (or objects with ``choose(view)``, used as given);
+    ``opponents`` are bot names, objects with ``choose(view)`` (used as given) or batched
+    policies ``(obs float32[M, 233], mask int8[M, 15]) -> int[M]`` (asked with M = 1,
+    through :class:`~trashcards.envs.policy.PolicyBot`);
     ``rules`` is a :class:`~trashcards.rules.Rules` or a mapping of fields changed from
     ``preset``. Rewards as in the PettingZoo environment, for the agent's seat: ``"match"``
     (+1 for winning the match, -1 split over the losers) or ``"round"`` (the same for
@@ -70,14 +82,14 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
     (the vector environment's numbers, see the module's text).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
 
-    def __init__(self, opponents: Sequence[str | Chooser] = ("greedy",),
+    def __init__(self, opponents: Sequence[str | Chooser | BatchedPolicy] = ("greedy",),
                  preset: str = "standard", seat: int = 0,
                  rules: Rules | Mapping[str, Any] | None = None, reward: RewardKind = "match",
                  max_moves: int = DEFAULT_MAX_MOVES, render_mode: str | None = None,
                  streams: Streams = "python") -> None:
-        if isinstance(opponents, str):
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
             opponents = [opponents]
         players = len(opponents) + 1
         check_options(reward, max_moves)
@@ -85,19 +97,20 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
         self.rules.check_players(players)
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1}, got {seat}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', "
+                             f"got {render_mode!r}")
         if streams not in STREAMS:
             raise ValueError(f"streams must be one of {', '.join(STREAMS)}, got {streams!r}")
         for bot in opponents:
             if isinstance(bot, str):
                 make_bot(bot, random.Random(0))  # an unknown name fails here, clearly
-            if streams == "kernel" and (not isinstance(bot, str)
-                                        or bot.strip().lower() not in KERNEL_BOTS):
+            if streams == "kernel" and isinstance(bot, str) \
+                    and bot.strip().lower() not in KERNEL_BOTS:
                 raise ValueError(f"streams='kernel' needs bots the kernel has "
-                                 f"({', '.join(KERNEL_BOTS)}), got {bot!r}")
+                                 f"({', '.join(KERNEL_BOTS)}) or bot objects, got {bot!r}")
         self.streams: Streams = streams
-        self.opponents = list(opponents)
+        self.opponents: list[str | Chooser] = [_opponent(bot) for bot in opponents]
         self.seat = seat
         self.players = players
         self.reward_kind: RewardKind = reward
@@ -138,6 +151,8 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
             self._play_bots()
             if not self.episode.done:
                 self.episode.take_rewards()
+                if self.render_mode == "human":
+                    self.render()
                 return self._observe(), self._info()
             self._index += 1
         raise RuntimeError(f"{_REDEALS} matches in a row ended before the agent could act")
@@ -177,6 +192,8 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
             return self._observe(), ILLEGAL_REWARD, True, False, info
         self._play_bots()
         reward = episode.take_rewards()[self.seat]
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), reward, episode.terminated, episode.truncated, self._info()
 
     def _play_bots(self) -> None:
@@ -200,9 +217,15 @@ class TrashEnv(gymnasium.Env[Obs, np.int64]):
         return action_mask(self._view()).astype(bool)
 
     def render(self) -> str | None:
+        """The agent's view as text (``"ansi"``); printed, returning ``None``, in
+        ``"human"`` mode (where reset and step print it too)."""
         if self.render_mode is None:
             return None
-        return table_text(self._view())
+        text = table_text(self._view())
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
 
     def record(self) -> Record:
         """The current episode's match as a ``trash/1`` record."""

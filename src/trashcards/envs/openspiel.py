@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections.abc import Iterable
 from typing import Any, Final
 
@@ -37,21 +38,24 @@ import numpy as np
 import pyspiel
 
 from ..actions import Action, Dealer, Deck, Move, Reshuffle
+from ..bots import make_bot
 from ..cards import Card
 from ..engine import apply, chance_due
 from ..events import Drew, Event, PenaltyDrawn, TurnedUp
 from ..pictures import table_text
 from ..record import Entry, Record
 from ..rules import Rules
+from ..session import Chooser
 from ..state import Board, Due, Phase, State, new_match
 from ..statejson import view_json
 from ..views import view
-from .actions import ACTIONS, NUM_ACTIONS, legal_indices
+from .actions import ACTIONS, NUM_ACTIONS, action_index, legal_indices
 from .episode import DEFAULT_MAX_MOVES, split_reward
 from .observation import FEATURES, OBSERVATION_SIZE, observation
 from .public import CLASS_NAMES, CLASSES, class_roles
 
-__all__ = ["GAME_NAME", "Position", "TrashGame", "TrashState", "rules_from_params"]
+__all__ = ["GAME_NAME", "Position", "TrashBot", "TrashGame", "TrashState", "make_bots",
+           "rules_from_params"]
 
 GAME_NAME: Final = "python_trash"
 _DEFAULTS: Final[dict[str, Any]] = {
@@ -430,22 +434,64 @@ class TrashObserver:
     """OpenSpiel's observer: the shared observation (``docs/envs.md``) of a seat's view
     as the tensor; as the string, the seat's view as JSON or (``perfect_recall``) the
     history. (The JSON is cheap: OpenSpiel's tests ask for every seat's string at every
-    step. :meth:`TrashState.render` draws the picture.)"""
+    step. :meth:`TrashState.render` draws the picture.)
+
+    At a chance node inside a move's chain, both show the position before that move (the
+    engine applies it once chance has decided every card it turns up); the string adds
+    the move being resolved. The game provides no information-state tensor (its type says
+    so): the perfect-recall observer's tensor is empty, as the history is only a string.
+    """
 
     def __init__(self, perfect_recall: bool, params: dict[str, Any] | None) -> None:
         if params:
             raise ValueError(f"the observer takes no parameters, got {params}")
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        self.dict = {f.name: self.tensor[f.start:f.start + f.size] for f in FEATURES}
+        self.tensor = np.zeros(0 if perfect_recall else OBSERVATION_SIZE, np.float32)
+        self.dict = {} if perfect_recall else {
+            f.name: self.tensor[f.start:f.start + f.size] for f in FEATURES}
 
     def set_from(self, state: TrashState, player: int) -> None:
-        self.tensor[:] = observation(view(state.position.engine, player))
+        if not self.perfect_recall:
+            self.tensor[:] = observation(view(state.position.engine, player))
 
     def string_from(self, state: TrashState, player: int) -> str:
         if self.perfect_recall:
             return str(state.history_str())
         return state.position.text(player)
+
+
+class TrashBot(pyspiel.Bot):  # type: ignore[misc]
+    """A bot of :mod:`trashcards.bots` (by name, or any object with ``choose(view)``) as
+    a ``pyspiel.Bot`` for seat ``player``, so OpenSpiel's ``evaluate_bots`` and its
+    search bots can play against it. It decides from the seat's view only, as
+    everywhere; a named bot gets ``random.Random(f"{seed}/{player}")``."""
+
+    def __init__(self, player: int, bot: str | Chooser = "greedy", seed: int = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        self.player = player
+        self.name = bot if isinstance(bot, str) else type(bot).__name__
+        self.bot = (make_bot(bot, random.Random(f"{seed}/{player}")) if isinstance(bot, str)
+                    else bot)
+
+    def step(self, state: TrashState) -> int:
+        seen = view(state.position.engine, self.player)
+        if seen.to_act != self.player or state.is_chance_node():
+            raise ValueError(f"seat {self.player} is not to act")
+        return action_index(self.bot.choose(seen))
+
+    def restart_at(self, state: TrashState) -> None:
+        """Nothing to do: the bot decides from the view of the state it is given."""
+
+    def inform_action(self, state: TrashState, player_id: int, action: int) -> None:
+        """Nothing to do: the bot keeps no memory of its own."""
+
+    def provides_policy(self) -> bool:
+        return False
+
+
+def make_bots(names: Iterable[str | Chooser], seed: int = 0) -> list[TrashBot]:
+    """One :class:`TrashBot` per seat, seat 0 first (``["greedy", "random"]``)."""
+    return [TrashBot(player, name, seed) for player, name in enumerate(names)]
 
 
 pyspiel.register_game(_GAME_TYPE, TrashGame)

@@ -4,11 +4,14 @@
 >>> table = env(preset="kids", players=3)
 >>> table.reset(seed=1)
 >>> observation, reward, terminated, truncated, info = table.last()
->>> sorted(observation), observation["action_mask"].tolist()[:2]
-(['action_mask', 'observation'], [1, 0])
+>>> observation.shape, info["action_mask"].tolist()[:2]
+((233,), [1, 0])
 
-Observations are ``{"observation": float32 features (docs/envs.md), "action_mask": int8}``;
-the mask is all zeros for an agent that is not to act. Chance moves are played inside
+Observations are the float32 features (docs/envs.md), a ``Box``; each agent's legal
+actions are ``infos[agent]["action_mask"]`` (int8, all zeros for an agent that is not to
+act). ``dict_observations=True`` gives the older form instead,
+``{"observation": features, "action_mask": mask}`` (a ``Dict`` space, which PettingZoo's
+``api_test`` warns about). Chance moves are played inside
 :meth:`raw_env.step` from the seed given to :meth:`raw_env.reset`. :func:`env` adds
 PettingZoo's usual wrappers (an illegal action ends the match with -1 for its agent).
 """
@@ -34,7 +37,8 @@ from .observation import OBSERVATION_SIZE, observation
 
 __all__ = ["env", "raw_env"]
 
-Observation = dict[str, npt.NDArray[Any]]
+Observation = npt.NDArray[np.float32] | dict[str, npt.NDArray[Any]]
+RENDER_MODES = (None, "ansi", "human")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -54,17 +58,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name
     ``preset``. ``reward="match"``: +1 to the match winner, -1 split over the others;
     ``reward="round"``: the same for every round. An episode is truncated after
     ``max_moves`` player actions. :meth:`record` gives the match as a ``trash/1`` record.
+    ``render_mode``: ``"ansi"`` (:meth:`render` returns the table as text) or ``"human"``
+    (it is printed after every reset and step). ``dict_observations``: see the module.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "trash_v0",
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "trash_v0",
                                           "is_parallelizable": False}
 
     def __init__(self, preset: str = "standard", players: int = 2,
                  rules: Rules | Mapping[str, Any] | None = None, reward: RewardKind = "match",
-                 max_moves: int = DEFAULT_MAX_MOVES, render_mode: str | None = None) -> None:
+                 max_moves: int = DEFAULT_MAX_MOVES, render_mode: str | None = None,
+                 dict_observations: bool = False) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', "
+                             f"got {render_mode!r}")
         check_options(reward, max_moves)
         self.rules = make_rules(preset, rules)
         self.rules.check_players(players)
@@ -73,10 +81,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+        self.dict_observations = dict_observations
+        features = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self._observation_space: spaces.Space[Any] = spaces.Dict({
+            "observation": features,
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-        })
+        }) if dict_observations else features
         self._action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
@@ -112,6 +122,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name
     def observe(self, agent: str) -> Observation:
         seat = self._seat[agent]
         view = self.episode.view(seat)
+        if not self.dict_observations:
+            return observation(view)
         return {"observation": observation(view), "action_mask": action_mask(view)}
 
     def step(self, action: int | None) -> None:
@@ -135,16 +147,27 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name
 
     def _select(self) -> None:
         seat = self.episode.to_act
+        for agent in self.agents:  # only the seat to act has legal actions
+            self.infos[agent]["action_mask"] = (
+                action_mask(self.episode.view(seat)) if self._seat[agent] == seat
+                else np.zeros(NUM_ACTIONS, dtype=np.int8))
         if seat is not None and not self.episode.done:
             self.agent_selection = self.possible_agents[seat]
         else:
             self.agent_selection = self.agents[0]
             self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
+        """The table as text (``"ansi"``); printed, returning ``None``, in ``"human"``."""
         if self.render_mode is None:
             return None
-        return table_text(self.episode.view(None))
+        text = table_text(self.episode.view(None))
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
 
     def close(self) -> None:
         self._episode = None

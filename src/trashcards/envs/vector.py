@@ -2,13 +2,28 @@
 
 ``TrashVectorEnv(num_envs=N, opponents=["greedy"], preset=…, seat=0)`` is N copies of the
 single-agent environment (:class:`trashcards.envs.gymnasium.TrashEnv`): the agent plays
-``seat`` of every table, the other seats are played by the kernel's bots (the bots of
-:mod:`trashcards.bots`, compiled; :data:`~trashcards.envs.gymnasium.KERNEL_BOTS`). A step
-is two compiled calls that release the GIL: the kernel plays every table on to the
-agent's next decision (:class:`trashcards.sim.vector.VectorTables`), then turns the
-public encoding of each agent's view into the observation of the single environments
+``seat`` of every table. Each other seat is played by one opponent:
+
+* a kernel bot by name (the bots of :mod:`trashcards.bots`, compiled;
+  :data:`~trashcards.envs.gymnasium.KERNEL_BOTS`), inside the compiled step;
+* a **batched policy**: any callable ``policy(obs, mask) -> actions`` taking
+  ``float32[M, 233]`` observations and ``int8[M, 15]`` masks of the ``M`` tables where
+  that seat is to act and returning ``M`` action indices (a numpy function, a torch
+  module wrapped to return numpy, :class:`~trashcards.envs.policy.MLPPolicy`, a
+  :class:`~trashcards.envs.policy.SnapshotPool`). Every step gathers the seats that
+  policy plays, across all tables, into one call per round trip;
+* a bot object (anything with ``choose(view)``, e.g. ``ExpertBot(rng, samples=32)``: the
+  expert at a budget) or a bot name the kernel lacks (``"expert"``), asked table by table
+  with the seat's view.
+
+A step with kernel bots only is two compiled calls that release the GIL: the kernel
+plays every table on to the agent's next decision
+(:class:`trashcards.sim.vector.VectorTables`), then turns the public encoding of each
+agent's view into the observation of the single environments
 (:func:`trashcards.sim.kernel.vector.observation_batch`, the recipe of
-:mod:`trashcards.envs.observation`). Both read only what the agent's view holds.
+:mod:`trashcards.envs.observation`). Both read only what the agent's view holds. With
+opponents outside the kernel, the kernel stops at their decisions too and each round
+trip asks every such opponent once, for all the tables where it is to act.
 
 * Observations: ``(N, 233)`` float32, the single environment's; ``info["action_mask"]``
   the ``(N, 15)`` int8 masks of the legal actions (all 0 when the agent is not to act).
@@ -16,8 +31,9 @@ public encoding of each agent's view into the observation of the single environm
   as in the single environment.
 * Autoreset: Gymnasium's ``NEXT_STEP`` by default (the step after an episode ended
   resets that table, with reward 0, and ignores its action); ``SAME_STEP`` resets at
-  once and puts the last observation in ``info["final_obs"]`` (rows marked by
-  ``info["_final_obs"]``); ``DISABLED`` leaves it to ``reset(options={"reset_mask": …})``
+  once and puts the last observation in ``info["final_obs"]`` and the last info in
+  ``info["final_info"]`` (rows marked by ``info["_final_obs"]``, ``info["_final_info"]``);
+  ``DISABLED`` leaves it to ``reset(options={"reset_mask": …})``
   (until then an ended table ignores its actions and reports its end again, reward 0).
 * Seeds: ``reset(seed=s)`` gives table ``i`` the run seed ``s + i``; its ``k``-th
   episode is match ``k`` of the kernel's run with that seed, exactly what
@@ -27,6 +43,7 @@ public encoding of each agent's view into the observation of the single environm
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -36,15 +53,21 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..bots import make_bot
 from ..rules import Rules
+from ..session import Chooser
 from ..sim.kernel import vector as kernel
 from ..sim.vector import VectorTables
-from .actions import NUM_ACTIONS
+from .actions import NUM_ACTIONS, action_index
 from .episode import DEFAULT_MAX_MOVES, RewardKind, check_options, make_rules, split_reward
 from .gymnasium import ILLEGAL_REWARD, KERNEL_BOTS
 from .observation import OBSERVATION_SIZE, observation_recipe
+from .policy import BatchedPolicy
 
-__all__ = ["TrashVectorEnv"]
+__all__ = ["BatchedPolicy", "Opponent", "TrashVectorEnv"]
+
+#: An opponent: a bot's name, a batched policy, or a bot object (``choose(view)``).
+Opponent = str | BatchedPolicy | Chooser
 
 _REDEALS: Final = 1000
 _SEEDS: Final = 2**63
@@ -54,8 +77,9 @@ Actions = npt.NDArray[np.int64]
 
 
 class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
-    """``num_envs`` tables of Trash, the agent at ``seat`` of each, the other seats the
-    kernel bots named in ``opponents`` (in seat order, skipping the agent's).
+    """``num_envs`` tables of Trash, the agent at ``seat`` of each, the other seats played
+    by ``opponents`` (in seat order, skipping the agent's; see the module's text for
+    what an opponent may be). ``seed`` seeds the bot objects of names the kernel lacks.
 
     ``rules``: a :class:`~trashcards.rules.Rules` or a mapping of fields changed from
     ``preset``; ``reward``: ``"match"`` or ``"round"``; ``autoreset_mode``: a Gymnasium
@@ -65,13 +89,13 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 - Gymnasium's
 
-    def __init__(self, num_envs: int = 1024, opponents: Sequence[str] = ("greedy",),
+    def __init__(self, num_envs: int = 1024, opponents: Sequence[Opponent] = ("greedy",),
                  preset: str = "standard", seat: int = 0,
                  rules: Rules | Mapping[str, Any] | None = None, reward: RewardKind = "match",
                  max_moves: int = DEFAULT_MAX_MOVES,
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 copy: bool = True) -> None:
-        if isinstance(opponents, str):
+                 copy: bool = True, seed: int = 0) -> None:
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
             opponents = [opponents]
         check_options(reward, max_moves)
         players = len(opponents) + 1
@@ -79,10 +103,22 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self.rules.check_players(players)
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1}, got {seat}")
-        for bot in opponents:
-            if not isinstance(bot, str) or bot.strip().lower() not in KERNEL_BOTS:
-                raise ValueError(f"opponents must be bots the kernel has "
-                                 f"({', '.join(KERNEL_BOTS)}), got {bot!r}")
+        seats = [s for s in range(players) if s != seat]
+        kernel_bots: list[str | None] = ["random"] * players  # the agent's seat: unused
+        #: Per seat, what plays it outside the kernel (a policy or a bot object), if any.
+        self._outside: dict[int, BatchedPolicy | Chooser] = {}
+        for s, bot in zip(seats, opponents, strict=True):
+            if isinstance(bot, str):
+                name = bot.strip().lower()
+                if name in KERNEL_BOTS:
+                    kernel_bots[s] = name
+                    continue
+                bot = make_bot(name, random.Random(f"{seed}/{s}"))  # unknown names fail
+            elif not (callable(bot) or hasattr(bot, "choose")):
+                raise ValueError(f"an opponent is a bot's name, a batched policy "
+                                 f"(obs, mask) -> actions, or a bot; got {bot!r}")
+            kernel_bots[s] = None
+            self._outside[s] = bot
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         self.autoreset_mode = AutoresetMode(autoreset_mode)
@@ -94,15 +130,16 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self.max_moves = max_moves
         self.copy = copy
         self.render_mode = None
-        bots = [*opponents[:seat], "random", *opponents[seat:]]  # the agent's seat: unused
-        self.tables = VectorTables(self.rules, bots, num_envs, agent_seats=seat,
-                                   max_moves=max_moves, **_values(reward, players))
+        self.opponents = list(opponents)
         self._recipe = observation_recipe(self.rules)
+        self.tables = VectorTables(self.rules, kernel_bots, num_envs, agent_seats=seat,
+                                   max_moves=max_moves, **_values(reward, players),
+                                   outside=self._play_outside if self._outside else None,
+                                   recipe=self._recipe)
         self.single_observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._obs = np.zeros((num_envs, OBSERVATION_SIZE), dtype=np.float32)
         self._run = np.zeros(num_envs, dtype=np.int64)
         self._index = np.zeros(num_envs, dtype=np.int64)
         self._ended = np.zeros(num_envs, dtype=bool)
@@ -139,10 +176,11 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             self._seeded = True
         else:
             self._index[which] += 1
+        if self.copy:  # the rows not reset keep their observation
+            self.tables.features = self.tables.features.copy()
         self._deal(which)
         self._ended[which] = False
-        self._observe(which)
-        return self._out(self._obs), self._info()
+        return self._obs, self._info()
 
     def step(self, actions: npt.ArrayLike) -> tuple[Obs, npt.NDArray[Any], npt.NDArray[Any],
                                                    npt.NDArray[Any], dict[str, Any]]:
@@ -156,6 +194,8 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         waiting = self._ended.copy()  # ended at an earlier step: their actions are ignored
         acts[waiting] = -1
         tables = self.tables
+        if self.copy:  # the kernel writes every row: a fresh array needs no copy
+            tables.features = np.empty_like(tables.features)
         tables.step(acts, skip_illegal=True)
         illegal = tables.illegal.astype(bool) & ~waiting
         rewards = tables.reward.copy()
@@ -178,18 +218,21 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             terminated[which] = False
             truncated[which] = False
         ended = terminated | truncated
-        self._observe(self._all)
         if self.autoreset_mode is AutoresetMode.SAME_STEP and ended.any():
             which = self._all[ended]
             info["final_obs"], info["_final_obs"] = self._obs.copy(), ended.copy()
+            final = self._info()
+            if "illegal" in info:
+                final["illegal"], final["_illegal"] = info["illegal"], info["_illegal"]
+            final["_action_mask"] = ended.copy()
+            info["final_info"], info["_final_info"] = final, ended.copy()
             self._index[which] += 1
             self._deal(which)
-            self._observe(which)
             self._ended[:] = False
         else:
             self._ended = ended
         info.update(self._info())
-        return self._out(self._obs), rewards, terminated, truncated, info
+        return self._obs, rewards, terminated, truncated, info
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: the tables are arrays."""
@@ -214,22 +257,36 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             self._index[which] += 1
         raise RuntimeError(f"{_REDEALS} matches in a row ended before the agent could act")
 
-    def _observe(self, which: npt.NDArray[np.int64]) -> None:
+    @property
+    def _obs(self) -> Obs:
+        """The observations, written by the kernel with every table's encoding."""
+        obs: Obs = self.tables.features
+        return obs
+
+    def _play_outside(self, which: npt.NDArray[np.int64], seats: npt.NDArray[np.int64],
+                      public: npt.NDArray[np.int32],
+                      masks: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+        """The actions of the opponents played outside the kernel, one batch per policy."""
+        acts = np.empty(len(which), dtype=np.int64)
         kinds, sources, params = self._recipe
-        if len(which) == self.num_envs:
-            kernel.observation_batch(self.tables.obs, kinds, sources, params, self._obs)
-        else:
-            part = np.empty((len(which), OBSERVATION_SIZE), dtype=np.float32)
-            kernel.observation_batch(self.tables.obs[which], kinds, sources, params, part)
-            self._obs[which] = part
+        for s, player in self._outside.items():
+            picked = np.flatnonzero(seats == s)
+            if not len(picked):
+                continue
+            if hasattr(player, "choose"):
+                for j in picked.tolist():
+                    seen = self.tables.view(int(which[j]), s)
+                    acts[j] = action_index(player.choose(seen))
+                continue
+            obs = np.empty((len(picked), OBSERVATION_SIZE), dtype=np.float32)
+            kernel.observation_batch(public[picked], kinds, sources, params, obs)
+            acts[picked] = np.asarray(player(obs, masks[picked].view(np.int8))).reshape(-1)
+        return acts
 
     def _info(self) -> dict[str, Any]:
         mask = self.tables.mask.view(np.int8)
         return {"action_mask": mask.copy() if self.copy else mask,
                 "_action_mask": np.ones(self.num_envs, dtype=bool)}
-
-    def _out(self, obs: Obs) -> Obs:
-        return obs.copy() if self.copy else obs
 
 
 def _values(reward: RewardKind, players: int) -> dict[str, npt.NDArray[np.float64]]:

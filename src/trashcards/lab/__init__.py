@@ -1,7 +1,7 @@
 """The strategy lab: experiments that play many bot matches and write a report.
 
 Each experiment (``first-player``, ``length``, ``ladder``, ``discard``, ``variants``,
-``skill``, ``tips``)
+``skill``, ``tips``, ``calibration``)
 plans its tables, plays them through :class:`trashcards.sim.runner.Runner` (fast or
 reference engine, local or Ray backend) and writes ``report.md``, PNG plots and
 ``figures.json`` into an output directory. Run one with ``trashcards analyze``.
@@ -32,6 +32,8 @@ EXPERIMENTS: dict[str, tuple[str, str]] = {
     "skill": ("skill", "how much of Trash is skill: levels with Elo, the expert, regret "
                        "against exact play"),
     "tips": ("tips", "each strategy tip as two bots that differ only in it, head to head"),
+    "calibration": ("calibration", "the coach's predicted win chances against results: "
+                                   "reliability and Brier score"),
 }
 
 

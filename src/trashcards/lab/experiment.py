@@ -160,9 +160,11 @@ def _settings_text(experiment: Experiment, settings: Settings, results: Results)
     engine = {"fast": "the fast (numba) engine",
               "reference": "the reference engine (the rules engine itself; slower, so "
                            "fewer matches than a fast-engine run)"}[settings.engine]
+    tables = (f"{len(results.jobs)} tables, {fmt_count(total)} matches in all"
+              if results.jobs else "the matches played by the experiment itself (below)")
     return (
         f"**{fmt_count(settings.matches)} matches per {experiment.unit}**, "
-        f"{len(results.jobs)} tables, {fmt_count(total)} matches in all; seed "
+        f"{tables}; seed "
         f"{settings.seed}; played by {engine} on the {settings.backend} backend. "
         "Every interval is a 95 % confidence interval (shares of matches: Wilson; means "
         f"over matches: normal; figures over rounds: batch means over {BATCHES} batches "

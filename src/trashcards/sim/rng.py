@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 __all__ = [
     "GAMMA",
@@ -151,6 +151,10 @@ class KernelRandom(random.Random):
     def getstate(self) -> tuple[int, int]:
         return (self._key, self._count)
 
+    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
+        # random.Random's own reduce calls the class without arguments.
+        return (_kernel_random, (self._key, self._count))
+
     def setstate(self, state: tuple[int, int]) -> None:  # type: ignore[override]
         self._key, self._count = state
 
@@ -158,3 +162,11 @@ class KernelRandom(random.Random):
     def used(self) -> int:
         """How many numbers the stream has given so far."""
         return self._count
+
+
+def _kernel_random(key: int, count: int) -> KernelRandom:
+    """A :class:`KernelRandom` at a given point of its stream (for pickle and copy)."""
+    rng = KernelRandom.__new__(KernelRandom)
+    random.Random.__init__(rng, 0)
+    rng.setstate((key, count))
+    return rng

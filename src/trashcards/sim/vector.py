@@ -37,7 +37,7 @@ whole step is one compiled call that releases the GIL.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -53,28 +53,46 @@ from .kernel import vector as kernel
 from .rng import seed_key
 from .tables import Table
 
-__all__ = ["VectorTables"]
+__all__ = ["Outside", "VectorTables"]
+
+#: Decides for the seats played outside the kernel: called with the tables that wait
+#: (indices), the seat to act at each, each seat's public encoding (M, 100) int32 and
+#: legal-action mask (M, 15) uint8; returns one action index per table.
+Outside = Callable[[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int32],
+                    npt.NDArray[np.uint8]], npt.ArrayLike]
 
 
 class VectorTables:
     """``num_tables`` tables of ``len(bots)`` seats under ``rules``; ``bots[seat]`` plays
     every seat but the table's agent seat (``agent_seats``: one seat for all tables, or
-    one per table; seat 0 by default).
+    one per table; seat 0 by default). A seat whose bot is ``None`` is played outside the
+    kernel by ``outside`` (see :data:`Outside`): every call plays on until each table is
+    at its agent's decision (or over, or capped), asking ``outside`` for the other
+    seats' decisions in batches, one batch per round trip across all waiting tables.
 
     ``max_moves`` (0: none) caps each match's player actions. ``round_values[a][w]`` is
     the reward of a round whose winners are the seats of bit mask ``w`` (0: a void round)
     to agent seat ``a``; ``match_values[a][s]`` that of a match won by seat ``s``.
     """
 
-    def __init__(self, rules: Rules, bots: Sequence[str], num_tables: int,
+    def __init__(self, rules: Rules, bots: Sequence[str | None], num_tables: int,
                  agent_seats: int | Sequence[int] = 0, max_moves: int = 0,
                  round_values: npt.ArrayLike | None = None,
-                 match_values: npt.ArrayLike | None = None) -> None:
+                 match_values: npt.ArrayLike | None = None,
+                 outside: Outside | None = None,
+                 recipe: tuple[npt.NDArray[np.int8], npt.NDArray[np.int64],
+                               npt.NDArray[np.float64]] | None = None) -> None:
         if num_tables < 1:
             raise ValueError(f"num_tables must be at least 1, got {num_tables}")
         if max_moves < 0:
             raise ValueError(f"max_moves must be at least 0 (0: no cap), got {max_moves}")
-        self.table = Table.build(rules, bots)
+        if any(bot is None for bot in bots) and outside is None:
+            raise ValueError("seats played outside the kernel (bot None) need `outside`")
+        self.table = Table.build(rules, [bot or "random" for bot in bots])
+        #: The kernel's bot code of each seat (B_EXTERNAL for a seat played outside).
+        self.codes = self.table.codes.copy()
+        self.codes[[bot is None for bot in bots]] = layout.B_EXTERNAL
+        self.outside = outside
         players = self.table.players
         self.tab = self.table.tab.copy()
         self.tab[layout.T_MOVE_CAP] = max_moves
@@ -98,6 +116,18 @@ class VectorTables:
         #: After :meth:`step`: the tables whose action was illegal.
         self.illegal = np.zeros(num_tables, dtype=np.uint8)
         self.st[:, layout.S_PHASE] = layout.PH_MATCH_OVER  # until reset
+        self._before = np.zeros((num_tables, 4), dtype=np.int64)
+        self._waiting = np.zeros(num_tables, dtype=np.uint8)
+        self._other_obs = np.zeros((num_tables, SIZE), dtype=np.int32)
+        self._other_mask = np.zeros((num_tables, len(ACTIONS)), dtype=np.uint8)
+        #: With a ``recipe`` (:func:`trashcards.envs.observation.observation_recipe`),
+        #: every call also writes each table's float observation into ``features``
+        #: (which the caller may replace by a fresh (N, F) float32 array before a call).
+        width = 0 if recipe is None else recipe[0].shape[1]
+        self.features = np.zeros((num_tables if recipe else 0, width), dtype=np.float32)
+        self._recipe = (kernel.split_recipe(*recipe) if recipe is not None else
+                        (np.zeros((1, 1, 4), dtype=np.int64), np.zeros((1, 1), dtype=np.float64),
+                         np.zeros((1, 4), dtype=np.int64)))
 
     def reset(self, tables: Iterable[int], seeds: Iterable[int],
               agent_seats: Iterable[int] | None = None,
@@ -121,9 +151,12 @@ class VectorTables:
                     (seats < 0) | (seats >= self.table.players)).any():
                 raise ValueError("one agent seat per table reset, each a seat of the table")
             self.agent[which] = seats
-        kernel.reset(self.tab, self.st, self.ky, self.table.codes, self.agent, which, keys,
-                     index, self.mask, self.obs, self.agent_rounds, self.other_rounds, self.reward,
-                     self.done, self.truncated, self.winner)
+        waiting = kernel.reset(self.tab, self.st, self.ky, self.codes, self.agent, which,
+                               keys, index, self._before, self.mask, self.obs,
+                               self.agent_rounds, self.other_rounds, self.reward, self.done,
+                               self.truncated, self.winner, self._waiting, self._other_obs,
+                               self._other_mask, self._feat())
+        self._play_outside(waiting, self._zero_values)
 
     def step(self, actions: npt.ArrayLike, skip_illegal: bool = False) -> None:
         """Each table whose match goes on takes its agent's action and plays to the
@@ -134,15 +167,54 @@ class VectorTables:
         if acts.shape != (self.num_tables,):
             raise ValueError(f"one action per table: shape ({self.num_tables},), "
                              f"got {acts.shape}")
-        if kernel.step(self.tab, self.st, self.ky, self.table.codes, self.agent, acts,
-                       self.round_values, self.match_values, self.mask, self.obs,
-                       self.agent_rounds, self.other_rounds, self.reward, self.done,
-                       self.truncated, self.winner, self.illegal,
-                       not skip_illegal) and not skip_illegal:
+        waiting = kernel.step(self.tab, self.st, self.ky, self.codes, self.agent, acts,
+                              self.round_values, self.match_values, self._before, self.mask,
+                              self.obs, self.agent_rounds, self.other_rounds, self.reward,
+                              self.done, self.truncated, self.winner, self.illegal,
+                              not skip_illegal, self._waiting, self._other_obs,
+                              self._other_mask, self._feat())
+        if waiting >= 0:
+            self._play_outside(waiting, (self.round_values, self.match_values))
+        else:
             bad = np.flatnonzero(self.illegal).tolist()
             shown = ", ".join(f"table {i}: {int(acts[i])}" for i in bad[:8])
             raise ValueError(f"illegal actions ({shown}{' …' if len(bad) > 8 else ''}); "
                              "nothing was played")
+
+    def _feat(self) -> kernel.Features:
+        return (*self._recipe, self.features)
+
+    @property
+    def _zero_values(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        return np.zeros_like(self.round_values), np.zeros_like(self.match_values)
+
+    def _play_outside(self, waiting: int,
+                      values: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]) -> None:
+        """Ask ``outside`` for the decisions of the tables that wait, until none does."""
+        while waiting > 0:
+            assert self.outside is not None
+            which = np.flatnonzero(self._waiting).astype(np.int64)
+            seats = self.st[which, layout.S_TURN].astype(np.int64)
+            masks = self._other_mask[which]
+            acts = np.asarray(self.outside(which, seats, self._other_obs[which], masks))
+            acts = acts.astype(np.int64).reshape(-1)
+            if acts.shape != which.shape:
+                raise ValueError(f"the outside seats' policy gave {acts.shape[0]} actions "
+                                 f"for {which.shape[0]} tables")
+            ok = (acts >= 0) & (acts < len(ACTIONS))
+            ok[ok] = masks[ok, acts[ok]] == 1
+            if not ok.all():
+                j = int(np.flatnonzero(~ok)[0])
+                raise ValueError(f"the outside seats' policy chose an illegal action: "
+                                 f"{int(acts[j])} at table {int(which[j])}, seat "
+                                 f"{int(seats[j])} (legal: "
+                                 f"{np.flatnonzero(masks[j]).tolist()})")
+            waiting = kernel.advance(self.tab, self.st, self.ky, self.codes, self.agent,
+                                     which, acts, values[0], values[1], self._before,
+                                     self.mask, self.obs, self.agent_rounds,
+                                     self.other_rounds, self.reward, self.done,
+                                     self.truncated, self.winner, self._waiting,
+                                     self._other_obs, self._other_mask, self._feat())
 
     @property
     def moves(self) -> npt.NDArray[np.int32]:
@@ -154,9 +226,9 @@ class VectorTables:
         """The full state of table ``i`` (hidden cards included: not for the agent)."""
         return to_state(self.table, self.st[i], self.ky[i], bot_seat_names(self.table.bots))
 
-    def view(self, i: int) -> View:
-        """Table ``i`` as its agent sees it."""
-        return view(self.state(i), int(self.agent[i]))
+    def view(self, i: int, seat: int | None = None) -> View:
+        """Table ``i`` as its agent (or ``seat``) sees it."""
+        return view(self.state(i), int(self.agent[i]) if seat is None else seat)
 
 
 def _values(values: npt.ArrayLike | None, shape: tuple[int, int],

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..actions import Action, Verb
-from ..ai.hints import Hint
+from ..ai.hints import Hint, HintLine
 from ..ai.levels import LEVELS
 from ..cards import Card
 from ..pictures import (
@@ -111,27 +111,56 @@ def _half_width(low: float | None, high: float | None) -> str:
 
 
 def hint_text(result: Hint, view: View) -> Text:
-    """A hint for people: the best move, then every legal move, best first, with its key,
-    its chance of winning the match (± the 95 % half-width) and the round, and its
-    reason; last, what the chances assume. ``view`` is the view the hint is for."""
+    """A hint for people: the best move (or the moves equally good, the standard play
+    first; "exact" where the solver found it), then every legal move, best first, with
+    its key, its chance of winning the match (± the 95 % half-width) and the round, its
+    difference to the best, and its reason; last, what the chances assume. ``view`` is
+    the view the hint is for."""
     best = result.best
-    text = Text.assemble(("Best: ", "bold"), (f"[{action_key(best.action)}] ", "bold green"),
-                         (_hint_label(best.action, view), "bold green"))
+    tied = result.tied
+    if result.always_call:
+        head = "Always call first: "
+    elif len(tied) > 1:
+        head = "Equally good: " if not result.exact else "Equally good (exact): "
+    else:
+        head = "Best (exact): " if result.exact else "Best: "
+    text = Text.assemble((head, "bold"))
+    for index, line in enumerate(tied if len(tied) > 1 else (best,)):
+        if index:
+            text.append(" = ", style="bold")
+        text.append(f"[{action_key(line.action)}] ", style="bold green")
+        text.append(_hint_label(line.action, view), style="bold green")
     for line in result.lines:
         match, round_ = line.value.match_win, line.value.round_win
+        good = line.equal_to_best
         text.append("\n")
-        text.append(f"[{action_key(line.action)}] ",
-                    style="bold green" if line is best else "bold")
+        text.append(f"[{action_key(line.action)}] ", style="bold green" if good else "bold")
         text.append(f"{_percent(match.value)}{_half_width(match.low, match.high)} match",
                     style="bold" if line is best else "")
         text.append(f" · {_percent(round_.value)} round")
-        text.append(f"\n    {line.reason}", style="green" if line is best else "dim")
-    evaluation = result.evaluation
+        if line is not best:
+            text.append(f" · {_versus(line, result.exact)}")
+        text.append(f"\n    {line.reason}", style="green" if good else "dim")
+    evaluation = result.comparison
     level = next((level.name for level in LEVELS if level.bot == evaluation.policy), None)
     player = f"the {level} bot" if level else evaluation.policy
-    text.append(f"\nChances if everyone then plays like {player}; {evaluation.samples} "
-                f"sampled deals, {evaluation.engine} engine.", style="dim italic")
+    if result.exact:
+        text.append("\nExact: the solver's optimal play of the round.", style="dim italic")
+    else:
+        text.append(f"\nChances if everyone then plays like {player}; up to "
+                    f"{evaluation.samples} sampled deals, {evaluation.engine} engine.",
+                    style="dim italic")
     return text
+
+
+def _versus(line: HintLine, exact: bool) -> str:
+    """How a move compares with the best, in match-win points."""
+    diff = line.vs_best
+    if exact:
+        return "as good as the best" if line.equal_to_best else \
+            f"{diff.mean * 100:+.1f} pp vs best"
+    span = f"{diff.low * 100:+.1f} to {diff.high * 100:+.1f} pp vs best"
+    return f"as good as the best ({span})" if line.equal_to_best else span
 
 
 def _hint_label(action: Action, view: View) -> str:

@@ -432,16 +432,17 @@ COARSE_ODDS: Final = ("no match-odds table for these rules yet: played out to th
 
 def hint_message(seat_view: View, version: int, samples: int, coarse: str | None = None,
                  odds: bool = True) -> dict[str, Any]:
-    """The ``hint`` message for the seat to act: every legal action best first, with its
-    win chances, 95 % intervals and a one-line reason. Seeded by the version, so the same
-    view at the same version always gets the same hint. Without ``odds`` (no table for
-    these rules yet) the positions are played to the end of the match; ``coarse`` says
-    why the deals were fewer than usual."""
+    """The ``hint`` message for the seat to act: :meth:`trashcards.ai.hints.Hint.to_json`
+    (every legal action best first, with its win chances, 95 % intervals, its paired
+    interval against the best, ``equal_to_best`` and a reason ``{"code", "params"}``;
+    ``exact``, ``samples`` (the deals used, 0 when exact), ``tied``) with the type,
+    version and seat. Seeded by the version, so the same view at the same version always
+    gets the same hint, and the same as ``trashcards hint --seed VERSION``. Without
+    ``odds`` (no table for these rules yet) the positions are played to the end of the
+    match; ``coarse`` says why the deals were fewer than usual."""
     result = hint(seat_view, samples, seed=version, horizon="auto" if odds else "match")
-    actions = [{**line.to_json(), "reason": line.reason} for line in result.lines]
     return {"type": "hint", "version": version, "seat": result.to_act,
-            "best": str(result.best.action), "samples": samples,
-            "engine": result.evaluation.engine, "actions": actions,
+            **result.to_json(), "engine": result.evaluation.engine,
             **({"coarse": coarse} if coarse else {})}
 
 

@@ -316,6 +316,13 @@ _CHANCE = Annotated[float, Field(ge=0.0, le=1.0)]
 _INTERVAL = Annotated[list[_CHANCE], Field(min_length=2, max_length=2)]
 
 
+class HintReason(_Model):
+    """Why: a code (``reason.<code>`` in the catalogs) and its parameters."""
+
+    code: str
+    params: dict[str, str | int | float]
+
+
 class HintLine(_Model):
     """One legal action of a hint, with its chances for the seat to act."""
 
@@ -324,7 +331,11 @@ class HintLine(_Model):
     match_win_ci: _INTERVAL
     round_win: _CHANCE
     round_win_ci: _INTERVAL
-    reason: str
+    #: the paired 95 % interval of its match-win chance minus the best's
+    vs_best: Annotated[list[Annotated[float, Field(ge=-1.0, le=1.0)]],
+                       Field(min_length=2, max_length=2)]
+    equal_to_best: bool
+    reason: HintReason
 
 
 class HintMessage(_Model):
@@ -334,9 +345,13 @@ class HintMessage(_Model):
     type: Literal["hint"]
     version: int
     seat: int
+    to_act: int
     best: str
+    exact: bool
     samples: int
-    engine: Literal["fast", "reference"]
+    tied: list[str]
+    always_call: bool
+    engine: Literal["fast", "reference", "solver"]
     actions: list[HintLine]
     #: present when computed with fewer deals than usual (server busy, no odds table
     #: for these rules yet): why

@@ -71,8 +71,10 @@ def test_the_hint_button_against_the_computer_shows_the_best_move_and_its_chance
     cells = best.locator("td")
     expect(cells.nth(0)).to_have_text(PERCENT)  # the match
     expect(cells.nth(1)).to_have_text(PERCENT)  # the round
-    assert cells.nth(2).inner_text().strip(), "the best move gives no reason"
-    expect(panel.locator(".hint-best")).to_contain_text("Best: ")
+    reason = cells.nth(2).inner_text().strip()
+    assert reason, "the best move gives no reason"
+    assert not reason.startswith("reason."), f"an untranslated reason code: {reason}"
+    expect(panel.locator(".hint-best")).to_have_text(re.compile(r"^(Best: |Equally good: )"))
     # Still on the same decision: the answer is for this version, and the page fits.
     assert page.evaluate("document.body.dataset.version") == legal
     seen = page.evaluate("[document.documentElement.scrollHeight, innerHeight]")

@@ -287,8 +287,10 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
         trace: Flag, log: Array, lp: Array) -> int:
     """Play the state ``st``/``ky`` on; returns what it stopped at (``R_*``).
 
-    The bots ``bots[seat]`` decide for every seat but ``ext``: at a decision of ``ext``
-    the state is stored and :data:`R_DECIDE` returned. ``pending`` (≥ 0) is the action
+    The bots ``bots[seat]`` decide for every seat but ``ext`` and the seats whose code is
+    negative (:data:`~trashcards.sim.kernel.layout.B_EXTERNAL`: decided outside, e.g. by
+    a learned policy): at a decision of any of those the state is stored and
+    :data:`R_DECIDE` returned (``st[S_TURN]`` says whose it is). ``pending`` (≥ 0) is the action
     taken at the first decision instead of asking anyone (a candidate action, or the
     external seat's choice when resuming); the caller has checked that it is legal.
     ``horizon`` ``H_ROUND`` stops when the round ends (``R_ROUND_OVER``), ``H_MATCH``
@@ -420,11 +422,11 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
                         if pending >= 0:
                             act = int(pending)
                             pending = -1
-                        elif seat == ext or (cap > 0 and moves >= cap):
+                        elif seat == ext or bot < 0 or (cap > 0 and moves >= cap):
                             _store(st, ky, PH_DRAW, seat, -1, called, must_play, unclaimed,
                                    final_from, winners, dealer, rnd, sp, se, dl, shuffled,
                                    stock_public, nshuf, key, turns, decided, starter_won, moves)
-                            return R_DECIDE if seat == ext else R_MOVE_CAP
+                            return R_DECIDE if seat == ext or bot < 0 else R_MOVE_CAP
                         else:
                             act = decide(bot, PH_DRAW, seat, d, can_discard, False,
                                          call_trash and not called, tab, st, ky, dsc, dl, tmp)
@@ -482,13 +484,13 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
                                 if pending >= 0:
                                     act = int(pending)
                                     pending = -1
-                                elif seat == ext or (cap > 0 and moves >= cap):
+                                elif seat == ext or bot < 0 or (cap > 0 and moves >= cap):
                                     st[O_WILD + seat] = w
                                     _store(st, ky, PH_SWAP, seat, card, called, must_play,
                                            unclaimed, final_from, winners, dealer, rnd, sp, se,
                                            dl, shuffled, stock_public, nshuf, key, turns,
                                            decided, starter_won, moves)
-                                    return R_DECIDE if seat == ext else R_MOVE_CAP
+                                    return R_DECIDE if seat == ext or bot < 0 else R_MOVE_CAP
                                 else:
                                     act = decide(bot, PH_SWAP, seat, d, False, must_play,
                                                  call_trash and not called, tab, st, ky, dsc,
@@ -515,13 +517,13 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
                             if pending >= 0:
                                 act = int(pending)
                                 pending = -1
-                            elif seat == ext or (cap > 0 and moves >= cap):
+                            elif seat == ext or bot < 0 or (cap > 0 and moves >= cap):
                                 st[O_WILD + seat] = w
                                 _store(st, ky, PH_WILD, seat, card, called, must_play,
                                        unclaimed, final_from, winners, dealer, rnd, sp, se, dl,
                                        shuffled, stock_public, nshuf, key, turns, decided,
                                        starter_won, moves)
-                                return R_DECIDE if seat == ext else R_MOVE_CAP
+                                return R_DECIDE if seat == ext or bot < 0 else R_MOVE_CAP
                             else:
                                 act = decide(bot, PH_WILD, seat, d, False, must_play,
                                              call_trash and not called, tab, st, ky, dsc, dl,

@@ -149,6 +149,8 @@ assert ACTION_CODES[ACTION_CALL] == V_CALL * 16
 
 # -- bots -------------------------------------------------------------------------------------
 
+#: A seat decided outside the kernel: :func:`~trashcards.sim.kernel.game.run` stops there.
+B_EXTERNAL: Final = -1
 B_RANDOM: Final = 0
 B_GREEDY: Final = 1
 B_COUNTER: Final = 2

@@ -55,7 +55,6 @@ from .layout import (
     ACC_SIZE,
     ACTION_CODES,
     ACTION_COUNT,
-    H_MATCH,
     H_ROUNDS,
     O_BCARD,
     O_DECK,
@@ -71,6 +70,7 @@ from .layout import (
     PH_ROUND_OVER,
     PH_SWAP,
     PH_WILD,
+    R_DECIDE,
     R_MATCH_OVER,
     R_ROUND_OVER,
     ROUNDS_HIST,
@@ -100,10 +100,15 @@ from .layout import (
     TURNS_HIST,
 )
 
-__all__ = ["OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE", "encode", "legal_mask",
-           "observation_batch", "reset", "step"]
+__all__ = ["OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE", "Features", "advance",
+           "encode", "features", "legal_mask", "observation_batch", "reset", "split_recipe",
+           "step"]
 
 Array = npt.NDArray[Any]
+#: The observation step inside the kernel: the recipe as :func:`split_recipe` packs it
+#: (operations, parameters, counts), the float32 array the floats go to ((N, F); 0 rows:
+#: not written).
+Features = tuple[Array, Array, Array, Array]
 
 _CODES = np.array(ACTION_CODES, dtype=np.int64)
 #: The public phase code of each kernel phase (PH_DRAW, PH_RESHUFFLE, PH_WILD, PH_SWAP,
@@ -213,11 +218,11 @@ def encode(tab: Array, st: Array, viewer: int, out: Array) -> None:
 @kjit(inline="always")
 def _report(tab: Array, st: Array, agent: int, before: Array, i: int, value: float,
             mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array, reward: Array,
-            done: Array, truncated: Array, winner: Array) -> None:
+            done: Array, truncated: Array, winner: Array, feat: Features) -> None:
     mine = 0
     others = 0
     for s in range(tab[T_PLAYERS]):
-        gained = st[O_WON + s] - before[s]
+        gained = st[O_WON + s] - before[i, s]
         if s == agent:
             mine += gained
         else:
@@ -234,6 +239,82 @@ def _report(tab: Array, st: Array, agent: int, before: Array, i: int, value: flo
         for a in range(ACTION_COUNT):
             mask[i, a] = 0
     encode(tab, st, agent, obs[i])
+    _write_features(obs, i, feat)
+
+
+@kjit(inline="always")
+def _write_features(obs: Array, i: int, feat: Features) -> None:
+    """The float observation of encoding ``obs[i]`` into ``feat[5][i]``, when that array
+    has rows (the observation step inside the kernel): the recipe of
+    :func:`observation_batch` as :func:`split_recipe` packs it — zeros, then the nonzero
+    constants, each one-hot group in one test, the scaled numbers and the bits."""
+    out = feat[3]
+    if out.shape[0] == 0:
+        return
+    ops, params, counts = feat[0], feat[1], feat[2]
+    row = obs[i]
+    o = out[i]
+    key = row[PLAYERS] * 4 + row[VIEWER]
+    for f in range(o.shape[0]):
+        o[f] = 0.0
+    constants = counts[key, 0]
+    groups = constants + counts[key, 1]
+    scaled = groups + counts[key, 2]
+    bits = scaled + counts[key, 3]
+    for j in range(constants):
+        o[ops[key, j, 0]] = params[key, j]
+    for j in range(constants, groups):  # x == p0 + v for v < length: float t0 + v is 1
+        v = row[ops[key, j, 1]] - ops[key, j, 2]
+        if 0 <= v < ops[key, j, 3]:
+            o[ops[key, j, 0] + v] = 1.0
+    for j in range(groups, scaled):
+        o[ops[key, j, 0]] = row[ops[key, j, 1]] * params[key, j]
+    for j in range(scaled, bits):
+        o[ops[key, j, 0]] = (row[ops[key, j, 1]] >> ops[key, j, 2]) & 1
+
+
+def split_recipe(kinds: Array, sources: Array, params: Array) -> tuple[Array, Array, Array]:
+    """The recipe of :func:`observation_batch` packed for the kernel's observation step:
+    per key, operations ``(target, source, int parameter, length)`` with a float
+    parameter each, in four runs whose lengths are ``counts[key]``: the nonzero constants,
+    the one-hot groups (consecutive floats ``x == p0``, ``x == p0 + 1`` … of one source
+    ``x``, made by one test), ``x · p`` and bit ``p`` of ``x``. It makes the same floats."""
+    rows, width = kinds.shape
+    packed: list[list[list[tuple[tuple[int, int, int, int], float]]]] = []
+    for r in range(rows):
+        runs: list[list[tuple[tuple[int, int, int, int], float]]] = [[], [], [], []]
+        for f in range(width):
+            kind, src, p = int(kinds[r, f]), int(sources[r, f]), float(params[r, f])
+            if kind == OBS_CONSTANT:
+                if p != 0.0:
+                    runs[0].append(((f, 0, 0, 0), p))
+            elif kind == OBS_EQUAL:
+                if p != round(p):
+                    raise ValueError("x == p needs a whole p")
+                last = runs[1][-1][0] if runs[1] else None
+                if (last is not None and last[1] == src and last[0] + last[3] == f
+                        and last[2] + last[3] == int(p)):
+                    runs[1][-1] = ((last[0], src, last[2], last[3] + 1), 0.0)
+                else:
+                    runs[1].append(((f, src, int(p), 1), 0.0))
+            elif kind == OBS_SCALE:
+                runs[2].append(((f, src, 0, 0), p))
+            else:
+                runs[3].append(((f, src, int(p), 0), 0.0))
+        packed.append(runs)
+    most = max(1, max(sum(len(run) for run in runs) for runs in packed))
+    ops = np.zeros((rows, most, 4), dtype=np.int64)
+    values = np.zeros((rows, most), dtype=np.float64)
+    counts = np.zeros((rows, 4), dtype=np.int64)
+    for r, runs in enumerate(packed):
+        at = 0
+        for k, part in enumerate(runs):
+            counts[r, k] = len(part)
+            for op, value in part:
+                ops[r, at] = op
+                values[r, at] = value
+                at += 1
+    return ops, values, counts
 
 
 @kjit(inline="always")
@@ -244,7 +325,7 @@ def _capped(tab: Array, st: Array) -> bool:
 
 
 @kjit()
-def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array, Array]:
+def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array]:
     acc = np.zeros(ACC_SIZE, dtype=np.int64)
     thist = np.zeros(TURNS_HIST, dtype=np.int64)
     rhist = np.zeros(ROUNDS_HIST, dtype=np.int64)
@@ -252,52 +333,107 @@ def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array, Array]:
     tmp = np.zeros(16, dtype=np.int64)
     log = np.zeros(1, dtype=np.int32)
     lp = np.zeros(1, dtype=np.int64)
-    before = np.zeros(4, dtype=np.int64)
-    return acc, thist, rhist, ovf, tmp, log, lp, before
+    return acc, thist, rhist, ovf, tmp, log, lp
+
+
+@kjit()
+def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: Array,
+            pending: Array, round_values: Array, match_values: Array, before: Array,
+            mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array,
+            reward: Array, done: Array, truncated: Array, winner: Array, waiting: Array,
+            other_obs: Array, other_mask: Array, feat: Features) -> int:
+    """Tables ``tables[j]`` play on from where they stand, the first decision taken by
+    action ``pending[j]`` (an index in the fixed action list; -1: none; the caller has
+    checked it is legal), to the agent's next
+    decision, the match's end, the move cap, or a decision of a seat decided outside
+    (bot code < 0). ``reward[i]`` gains the values of what ends on the way (see
+    :func:`step`). A table stopped at an outside seat's decision gets ``waiting[i]`` = 1,
+    that seat's legal actions in ``other_mask[i]`` and its public encoding in
+    ``other_obs[i]``; every other table reports as :func:`step` says (rounds counted
+    from ``before[i]``). Returns how many tables wait."""
+    acc, thist, rhist, ovf, tmp, log, lp = _scratch()
+    count = 0
+    for j in range(tables.shape[0]):
+        i = tables[j]
+        row = st[i]
+        seat = agent[i]
+        value = 0.0
+        act = np.int64(_CODES[pending[j]]) if pending[j] >= 0 else np.int64(-1)
+        while True:
+            status = run(tab, row, ky[i], bots, seat, act, np.int64(H_ROUNDS), acc, thist,
+                         rhist, ovf, tmp, np.bool_(False), log, lp)
+            act = np.int64(-1)
+            if status in (R_ROUND_OVER, R_MATCH_OVER):
+                value += round_values[seat, row[S_WINNERS]]
+            if status != R_ROUND_OVER:
+                break
+        if status == R_MATCH_OVER:
+            value += match_values[seat, row[S_MATCH_WINNER]]
+        turn = row[S_TURN]
+        if status == R_DECIDE and turn != seat and not _capped(tab, row):
+            waiting[i] = 1
+            reward[i] += value
+            legal_mask(tab, row, other_mask[i])
+            encode(tab, row, turn, other_obs[i])
+            count += 1
+        else:
+            waiting[i] = 0
+            _report(tab, row, seat, before, i, reward[i] + value, mask, obs, agent_rounds,
+                    other_rounds, reward, done, truncated, winner, feat)
+    return count
 
 
 @kjit()
 def reset(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: Array,
-          skeys: Array, indices: Array, mask: Array, obs: Array, agent_rounds: Array,
-          other_rounds: Array, reward: Array, done: Array, truncated: Array,
-          winner: Array) -> None:
+          skeys: Array, indices: Array, before: Array, mask: Array, obs: Array,
+          agent_rounds: Array, other_rounds: Array, reward: Array, done: Array,
+          truncated: Array, winner: Array, waiting: Array, other_obs: Array,
+          other_mask: Array, feat: Features) -> int:
     """Tables ``tables[j]`` start match ``indices[j]`` of seed key ``skeys[j]`` and play to
-    the agent's first decision (or, rarely, the match's end or the move cap); they report
-    no reward."""
-    acc, thist, rhist, ovf, tmp, log, lp, before = _scratch()
+    the agent's first decision (or, rarely, the match's end or the move cap), or to a
+    decision of a seat decided outside (see :func:`advance`; returns how many wait). What
+    they report comes from :func:`advance` with no values: a reset scores nothing."""
+    players = tab[T_PLAYERS]
+    zero_rounds = np.zeros((players, 1 << players), dtype=np.float64)
+    zero_match = np.zeros((players, players), dtype=np.float64)
+    pending = np.full(tables.shape[0], -1, dtype=np.int64)
     for j in range(tables.shape[0]):
         i = tables[j]
         new_match(tab, st[i], ky[i], skeys[j], indices[j])
         for s in range(4):
-            before[s] = 0
-        run(tab, st[i], ky[i], bots, agent[i], np.int64(-1), np.int64(H_MATCH), acc, thist,
-            rhist, ovf, tmp, np.bool_(False), log, lp)
-        _report(tab, st[i], agent[i], before, i, 0.0, mask, obs, agent_rounds, other_rounds,
-                reward, done, truncated, winner)
+            before[i, s] = 0
+        reward[i] = 0.0
+    return advance(tab, st, ky, bots, agent, tables, pending, zero_rounds, zero_match, before,
+                   mask, obs, agent_rounds, other_rounds, reward, done, truncated, winner,
+                   waiting, other_obs, other_mask, feat)
 
 
 @kjit()
 def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: Array,
-         round_values: Array, match_values: Array, mask: Array, obs: Array,
+         round_values: Array, match_values: Array, before: Array, mask: Array, obs: Array,
          agent_rounds: Array, other_rounds: Array, reward: Array, done: Array,
-         truncated: Array, winner: Array, illegal: Array, refuse: bool) -> int:
+         truncated: Array, winner: Array, illegal: Array, refuse: bool, waiting: Array,
+         other_obs: Array, other_mask: Array, feat: Features) -> int:
     """Each table whose match goes on (not over, not at its move cap) takes its agent's
     action ``actions[i]`` (an index in the fixed action list) and plays to the agent's
-    next decision, the match's end or the move cap.
+    next decision, the match's end or the move cap (or, with seats decided outside, to
+    one of their decisions: :func:`advance`).
 
     ``reward[i]`` is the sum, in order, of ``round_values[agent, w]`` for every round that
     ended during the call (``w``: the bit mask of its winners, 0 for a void round), plus
     ``match_values[agent, winner]`` if the match ended.
 
     Every action is checked first; ``illegal[i]`` marks the tables at fault and their
-    number is returned. With ``refuse``, one illegal action means nothing is played;
-    without, only the tables at fault are left as they are (reporting no rounds and no
-    reward). Tables whose match is over or at its cap are left as they are and report no
-    rounds and no reward."""
+    number is returned as a negative number. With ``refuse``, one illegal action means
+    nothing is played; without, only the tables at fault are left as they are (reporting
+    no rounds and no reward). Tables whose match is over or at its cap are left as they
+    are and report no rounds and no reward. Otherwise returns how many tables wait for
+    an outside seat."""
     legal = np.zeros(ACTION_COUNT, dtype=np.uint8)
     bad = 0
     for i in range(st.shape[0]):
         illegal[i] = 0
+        waiting[i] = 0
         if st[i, S_PHASE] == PH_MATCH_OVER or _capped(tab, st[i]):
             continue
         a = actions[i]
@@ -306,33 +442,33 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
             illegal[i] = 1
             bad += 1
     if bad and refuse:
-        return bad
-    acc, thist, rhist, ovf, tmp, log, lp, before = _scratch()
+        return -bad
+    live = 0
     for i in range(st.shape[0]):
         row = st[i]
         if row[S_PHASE] == PH_MATCH_OVER or _capped(tab, row) or illegal[i]:
             agent_rounds[i] = 0
             other_rounds[i] = 0
             reward[i] = 0.0
+            _write_features(obs, i, feat)  # unchanged, into a fresh array maybe
             continue
-        seat = agent[i]
+        live += 1
+    tables = np.empty(live, dtype=np.int64)
+    pending = np.empty(live, dtype=np.int64)
+    live = 0
+    for i in range(st.shape[0]):
+        row = st[i]
+        if row[S_PHASE] == PH_MATCH_OVER or _capped(tab, row) or illegal[i]:
+            continue
+        tables[live] = i
+        pending[live] = actions[i]
+        live += 1
         for s in range(tab[T_PLAYERS]):
-            before[s] = row[O_WON + s]
-        value = 0.0
-        pending = _CODES[actions[i]]
-        while True:
-            status = run(tab, row, ky[i], bots, seat, pending, np.int64(H_ROUNDS), acc,
-                         thist, rhist, ovf, tmp, np.bool_(False), log, lp)
-            pending = np.int64(-1)
-            if status in (R_ROUND_OVER, R_MATCH_OVER):
-                value += round_values[seat, row[S_WINNERS]]
-            if status != R_ROUND_OVER:
-                break
-        if status == R_MATCH_OVER:
-            value += match_values[seat, row[S_MATCH_WINNER]]
-        _report(tab, row, seat, before, i, value, mask, obs, agent_rounds, other_rounds,
-                reward, done, truncated, winner)
-    return bad
+            before[i, s] = row[O_WON + s]
+        reward[i] = 0.0
+    return advance(tab, st, ky, bots, agent, tables, pending, round_values, match_values,
+                   before, mask, obs, agent_rounds, other_rounds, reward, done, truncated,
+                   winner, waiting, other_obs, other_mask, feat)
 
 
 #: How :func:`observation_batch` makes a float from one number ``x`` of the encoding and
@@ -343,6 +479,26 @@ OBS_SCALE: Final = 2
 OBS_BIT: Final = 3
 
 
+@kjit(inline="always")
+def features(row: Array, kinds: Array, sources: Array, params: Array, out: Array) -> None:
+    """The float observation of one public encoding ``row`` into ``out`` (see
+    :func:`observation_batch`)."""
+    key = row[PLAYERS] * 4 + row[VIEWER]
+    for f in range(out.shape[0]):
+        kind = kinds[key, f]
+        p = params[key, f]
+        if kind == OBS_CONSTANT:
+            out[f] = p
+        else:
+            x = row[sources[key, f]]
+            if kind == OBS_EQUAL:
+                out[f] = 1.0 if x == p else 0.0
+            elif kind == OBS_SCALE:
+                out[f] = x * p
+            else:
+                out[f] = (x >> np.int64(p)) & 1
+
+
 @kjit()
 def observation_batch(public: Array, kinds: Array, sources: Array, params: Array,
                       out: Array) -> None:
@@ -351,18 +507,4 @@ def observation_batch(public: Array, kinds: Array, sources: Array, params: Array
     ``public[i, sources[key, f]]`` and ``params[key, f]``, where ``key`` is the row's
     players × 4 + viewer. The recipe arrays are (20, F)."""
     for i in range(public.shape[0]):
-        row = public[i]
-        key = row[PLAYERS] * 4 + row[VIEWER]
-        for f in range(out.shape[1]):
-            kind = kinds[key, f]
-            p = params[key, f]
-            if kind == OBS_CONSTANT:
-                out[i, f] = p
-            else:
-                x = row[sources[key, f]]
-                if kind == OBS_EQUAL:
-                    out[i, f] = 1.0 if x == p else 0.0
-                elif kind == OBS_SCALE:
-                    out[i, f] = x * p
-                else:
-                    out[i, f] = (x >> np.int64(p)) & 1
+        features(public[i], kinds, sources, params, out[i])

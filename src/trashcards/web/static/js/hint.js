@@ -1,7 +1,9 @@
 // The Hint button and its answer. Asking sends {"type": "hint"} for the seat to act at
 // the current version; the server answers that connection only, with every legal action
-// best first, its chance of winning the match and the round (95 % intervals) and a
-// one-line reason. The button is there only where the table's creator allowed hints.
+// best first, its chance of winning the match and the round (95 % intervals), whether it
+// is as good as the best (a tie within the noise, or exact) and a reason code with its
+// parameters, translated by the catalog's reason.<code>. The button is there only where
+// the table's creator allowed hints.
 // The answer is docked (js/table.js and css/ai.css place it; it never covers the table):
 // its title row, the best move in one line, and the details, which fold away.
 
@@ -15,6 +17,29 @@ export function describeAction(action) {
   const known = ["stock", "discard", "wild", "swap", "trash", "call"];
   if (!known.includes(verb)) return String(action);
   return t(`move.${verb}`, { slot });
+}
+
+/** A reason {code, params} in words (an older server's reason is a string already). */
+export function reasonText(reason) {
+  if (reason == null) return "";
+  if (typeof reason === "string") return reason;
+  return t(`reason.${reason.code}`, reason.params ?? {});
+}
+
+/** The hint's conclusion: the best move, the moves equally good (the standard play
+ *  first), "always call", each marked exact where the solver found it. */
+export function leadText(message, actionText = describeAction) {
+  const best = message.actions[0];
+  const tied = message.tied ?? [best.action];
+  const exact = message.exact ? t("hint.exact") : "";
+  if (message.always_call) {
+    return t("hint.always_call", { reason: reasonText(best.reason) });
+  }
+  if (tied.length > 1) {
+    return t("hint.tied", { actions: tied.map((a) => actionText(a)).join(" = "), exact }).trim();
+  }
+  return t("hint.best", { action: actionText(best.action), reason: reasonText(best.reason) })
+    + (exact ? ` ${exact}` : "");
 }
 
 export class HintPanel {
@@ -68,7 +93,7 @@ export class HintPanel {
     lead.className = "hint-best";
     const forced = message.actions.length === 1;
     lead.textContent = forced ? t("hint.only", { action: this.actionText(best.action) })
-      : t("hint.best", { action: this.actionText(best.action), reason: best.reason });
+      : leadText(message, this.actionText);
     const parts = [this.head(!forced), lead];
     if (!forced) parts.push(this.details(message));
     this.panel.replaceChildren(...parts);
@@ -129,7 +154,8 @@ export class HintPanel {
     const table = document.createElement("table");
     table.className = "hint-table";
     const caption = document.createElement("caption");
-    caption.textContent = t("hint.caption", { samples: message.samples });
+    caption.textContent = message.exact ? t("hint.caption_exact")
+      : t("hint.caption", { samples: message.samples });
     // A hint computed on this device (docs/offline.md) has far fewer deals: say so.
     if (message.engine === "local") caption.textContent += ` ${t("hint.local")}`;
     const head = document.createElement("tr");
@@ -145,7 +171,7 @@ export class HintPanel {
     message.actions.forEach((line, index) => {
       const row = document.createElement("tr");
       row.dataset.action = line.action;
-      if (index === 0) row.className = "best";
+      if (index === 0 || line.equal_to_best) row.className = "best";
       const cells = [
         this.actionText(line.action),
         t("hint.chance", { percent: percent(line.match_win),
@@ -154,7 +180,7 @@ export class HintPanel {
         t("hint.chance", { percent: percent(line.round_win),
                            low: percent(line.round_win_ci[0]),
                            high: percent(line.round_win_ci[1]) }),
-        line.reason,
+        reasonText(line.reason),
       ];
       cells.forEach((text, column) => {
         const cell = document.createElement(column === 0 ? "th" : "td");

@@ -1,0 +1,274 @@
+"""The coach's quality bars (issue 17): review precision and recall, ties on exact
+positions, hint latency and the share of tied hints.
+
+Run from a checkout::
+
+    python benchmarks/coach.py                  # 20 matches of each kind
+    python benchmarks/coach.py --matches 5      # quicker
+    python benchmarks/coach.py --json out.json  # also write the figures
+
+* **Review precision**: ``--matches`` greedy-against-greedy matches (standard, two
+  players, ten slots), each reviewed at the default budget; the share of greedy's
+  decisions flagged as mistakes (bar: at most 0.5 %).
+* **Review recall**: ``--matches`` kid-against-greedy matches (kid at seat 0); of the
+  kid's draws from the stock when the top discard fitted one of its face-down slots (a
+  natural of that slot, or a wild), the share flagged (bar: at least 75 %).
+* **Ties on exact positions**: every decision of ``--rounds`` greedy rounds of boards
+  2 + 2, 2 + 1 and 1 + 1 (solved exactly; the first solve of 2 + 2 takes seconds):
+  actions with equal exact values must both be ``equal_to_best``; where the best leads
+  by more than 5 pp it must be the reported best and the second not equal.
+* **Hint latency**: every decision with a choice of the first round of ``--hint-matches``
+  greedy matches (two players, standard, ten slots) with the default budget, after one
+  warm-up; the 50th and 99th percentiles of the wall time (bar: p99 ≤ 100 ms with numba)
+  and of the thread's CPU time (what one free core would take, on a shared machine), and
+  the share of hints that end in a tie.
+
+Matches are seeded (``--seed``), so the figures are reproducible up to timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from trashcards import Rules, apply, new_match, sample_chance, view
+from trashcards.actions import DISCARD, STOCK
+from trashcards.ai.compare import compare
+from trashcards.ai.evaluate import fast_problem
+from trashcards.ai.hints import DEFAULT_SAMPLES, hint
+from trashcards.ai.odds import round_start
+from trashcards.ai.review import DEFAULT_SAMPLES as REVIEW_SAMPLES
+from trashcards.ai.review import THRESHOLD, review
+from trashcards.bots import make_bot
+from trashcards.record import Record
+from trashcards.rules import WILD
+from trashcards.session import play_match
+from trashcards.state import Phase, State
+from trashcards.views import View
+
+STANDARD = Rules.preset_named("standard")
+
+
+def _match(kinds: tuple[str, str], seed: int) -> Record:
+    bots = [make_bot(kind, random.Random(f"coach:{seed}:{seat}"))
+            for seat, kind in enumerate(kinds)]
+    return play_match(STANDARD, kinds, bots, random.Random(f"coach:{seed}")).record
+
+
+def _fits(v: View) -> bool:
+    top = v.top_discard
+    if top is None or DISCARD not in v.legal or v.to_act is None:
+        return False
+    role = v.rules.roles()[top]
+    slots = v.players[v.to_act].slots
+    return role == WILD or (1 <= role <= len(slots) and slots[role - 1] is None)
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+#: Other thresholds (match-win chance) the figures are also given for.
+THRESHOLDS = (0.001, 0.0025, 0.005, 0.01)
+
+
+def _would_flag(d: Any, threshold: float) -> bool:
+    """Whether the decision would be flagged with another threshold (the confirmation's
+    estimate is kept in the decision)."""
+    if d.kind == "missed_call":
+        return True
+    if d.equal_to_best:
+        return False
+    return bool(d.measured >= threshold and (d.exact or d.cost_ci[0] > 0))
+
+
+def precision(matches: int, seed: int, samples: int) -> dict[str, Any]:
+    decisions = flagged = 0
+    at = dict.fromkeys(THRESHOLDS, 0)
+    seconds = []
+    moves = []
+    for index in range(matches):
+        record = _match(("greedy", "greedy"), seed + index)
+        start = time.perf_counter()
+        result = review(record, samples)
+        seconds.append(time.perf_counter() - start)
+        moves.append(len(record.moves))
+        decisions += len(result.decisions)
+        flagged += sum(d.mistake for d in result.decisions)
+        for threshold in THRESHOLDS:
+            at[threshold] += sum(_would_flag(d, threshold) for d in result.decisions)
+        _say(f"precision {index + 1}/{matches}: {flagged}/{decisions} flagged, "
+             f"{len(record.moves)} moves reviewed in {seconds[-1]:.1f} s")
+    return {"matches": matches, "decisions": decisions, "flagged": flagged,
+            "share": flagged / decisions if decisions else 0.0,
+            "share_at_threshold": {f"{t * 100:g} pp": at[t] / decisions for t in at},
+            "review_seconds_max": max(seconds), "review_seconds_mean":
+            sum(seconds) / len(seconds), "moves_max": max(moves)}
+
+
+def recall(matches: int, seed: int, samples: int) -> dict[str, Any]:
+    draws = caught = 0
+    natural = natural_caught = 0
+    at = dict.fromkeys(THRESHOLDS, 0)
+    for index in range(matches):
+        record = _match(("kid", "greedy"), 1000 + seed + index)
+        result = review(record, samples)
+        judged = {d.move: d for d in result.decisions}
+        state: State = new_match(record.rules, record.players)
+        for move, (after, _events) in enumerate(record.steps()):
+            decision = judged.get(move)
+            if decision is not None and decision.seat == 0 and decision.taken == STOCK:
+                v = view(state, 0)
+                if _fits(v):
+                    draws += 1
+                    caught += decision.mistake
+                    for threshold in THRESHOLDS:
+                        at[threshold] += _would_flag(decision, threshold)
+                    top = v.top_discard
+                    assert top is not None
+                    if v.rules.roles()[top] != WILD:
+                        natural += 1
+                        natural_caught += decision.mistake
+            state = after
+        _say(f"recall {index + 1}/{matches}: {caught}/{draws} flagged")
+    return {"matches": matches, "draws": draws, "flagged": caught,
+            "share": caught / draws if draws else 0.0,
+            "share_at_threshold": {f"{t * 100:g} pp": at[t] / draws for t in at},
+            "natural_draws": natural, "natural_flagged": natural_caught}
+
+
+def exact_ties(rounds: int, seed: int) -> dict[str, Any]:
+    positions = exact = equal_pairs = equal_ok = leads = leads_ok = 0
+    for index in range(rounds):
+        rng = random.Random(f"coach-exact:{seed}:{index}")
+        start = round_start(STANDARD, ((2, 2), (2, 1), (1, 1))[index % 3])
+        bots = [make_bot("greedy", random.Random(index * 2 + s)) for s in range(2)]
+        state = apply(start, sample_chance(start, rng))[0]
+        while state.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            seat = state.to_act
+            if seat is None:
+                state = apply(state, sample_chance(state, rng))[0]
+                continue
+            v = view(state, seat)
+            if len(v.legal) > 1:
+                positions += 1
+                found = compare(v, 50, seed=index, exact_nodes=300_000,
+                                exact_total=300_000)
+                if found.exact:
+                    exact += 1
+                    values = sorted(((found.values[a].match_win.value, a)
+                                     for a in found.order), key=lambda p: -p[0])
+                    for (va, a), (vb, b) in itertools.pairwise(values):
+                        if abs(va - vb) <= 1e-9:
+                            equal_pairs += 1
+                            equal_ok += found.equal_to_best(a) == found.equal_to_best(b)
+                    if values[0][0] - values[1][0] > 0.05:
+                        leads += 1
+                        leads_ok += (found.best == values[0][1]
+                                     and not found.equal_to_best(values[1][1]))
+            state = apply(state, bots[seat].choose(v))[0]
+    return {"rounds": rounds, "positions": positions, "exact": exact,
+            "equal_pairs": equal_pairs, "equal_pairs_both_equal": equal_ok,
+            "leads_over_5pp": leads, "leads_reported": leads_ok}
+
+
+def latency(matches: int, seed: int) -> dict[str, Any]:
+    views: list[View] = []
+    for index in range(matches):
+        rng = random.Random(f"coach-latency:{seed}:{index}")
+        bots = [make_bot("greedy", random.Random(index * 2 + s)) for s in range(2)]
+        state = new_match(STANDARD, ("a", "b"))
+        while state.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            seat = state.to_act
+            if seat is None:
+                state = apply(state, sample_chance(state, rng))[0]
+                continue
+            v = view(state, seat)
+            if len(v.legal) > 1:
+                views.append(v)
+            state = apply(state, bots[seat].choose(v))[0]
+    hint(views[0], DEFAULT_SAMPLES)  # warm-up: the kernel and the odds table
+    times = []
+    cpu = []
+    tied = 0
+    for index, v in enumerate(views):
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        result = hint(v, DEFAULT_SAMPLES, seed=index)
+        times.append(time.perf_counter() - start)
+        cpu.append(time.thread_time() - start_cpu)
+        tied += len(result.tied) > 1
+    times.sort()
+    cpu.sort()
+
+    def pct(values: list[float], q: float) -> float:
+        return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+    return {"positions": len(views), "p50_ms": pct(times, 0.5), "p99_ms": pct(times, 0.99),
+            "max_ms": times[-1] * 1000, "cpu_p50_ms": pct(cpu, 0.5),
+            "cpu_p99_ms": pct(cpu, 0.99), "tied_share": tied / len(views),
+            "engine": "fast" if fast_problem() is None else "reference"}
+
+
+def _shares(figures: dict[str, Any]) -> str:
+    return ", ".join(f"{name} {share * 100:.1f} %"
+                     for name, share in figures["share_at_threshold"].items())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=20,
+                        help="matches of each kind for precision and recall")
+    parser.add_argument("--rounds", type=int, default=200,
+                        help="rounds of boards 1 + 1 for the exact ties")
+    parser.add_argument("--hint-matches", type=int, default=20,
+                        help="matches whose first round's decisions are timed")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--samples", type=int, default=REVIEW_SAMPLES,
+                        help="the review's deals per move (its --samples)")
+    parser.add_argument("--only", choices=("precision", "recall", "ties", "latency"),
+                        action="append", help="run only these parts (repeatable)")
+    parser.add_argument("--json", type=Path, default=None, help="write the figures")
+    args = parser.parse_args()
+    parts = args.only or ["latency", "ties", "precision", "recall"]
+    figures: dict[str, Any] = {"threshold_pp": THRESHOLD * 100,
+                               "review_samples": args.samples}
+    if "latency" in parts:
+        figures["latency"] = latency(args.hint_matches, args.seed)
+        f = figures["latency"]
+        print(f"hint latency ({f['engine']} engine, {f['positions']} positions): "
+              f"p50 {f['p50_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms (bar 100 ms), "
+              f"max {f['max_ms']:.1f} ms; CPU time of the thread p50 {f['cpu_p50_ms']:.1f} "
+              f"ms, p99 {f['cpu_p99_ms']:.1f} ms; tied {f['tied_share'] * 100:.1f} %",
+              flush=True)
+    if "ties" in parts:
+        figures["ties"] = f = exact_ties(args.rounds, args.seed)
+        print(f"exact ties: {f['exact']} of {f['positions']} positions exact; "
+              f"{f['equal_pairs_both_equal']}/{f['equal_pairs']} equal pairs both "
+              f"equal_to_best; {f['leads_reported']}/{f['leads_over_5pp']} leads over "
+              "5 pp reported best with the second not equal", flush=True)
+    if "precision" in parts:
+        figures["precision"] = f = precision(args.matches, args.seed, args.samples)
+        print(f"review precision (greedy v greedy, {f['matches']} matches): "
+              f"{f['flagged']}/{f['decisions']} decisions flagged = "
+              f"{f['share'] * 100:.2f} % (bar ≤ 0.5 %); slowest review "
+              f"{f['review_seconds_max']:.1f} s (longest match {f['moves_max']} moves); "
+              f"at other thresholds: {_shares(f)}", flush=True)
+    if "recall" in parts:
+        figures["recall"] = f = recall(args.matches, args.seed, args.samples)
+        print(f"review recall (kid v greedy, {f['matches']} matches): {f['flagged']}/"
+              f"{f['draws']} stock draws past a fitting discard flagged = "
+              f"{f['share'] * 100:.1f} % (bar ≥ 75 %); naturals only "
+              f"{f['natural_flagged']}/{f['natural_draws']}; at other thresholds: "
+              f"{_shares(f)}", flush=True)
+    if args.json is not None:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""``trashcards arena``: an agent against the ladder, its Elo on the levels' scale."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+from ..errors import RulesError
+from .records import fail
+
+__all__ = ["arena"]
+
+
+@click.command("arena")
+@click.argument("agent")
+@click.option("--matches", type=click.IntRange(min=2), default=2000, show_default=True,
+              help="Matches against random and each level but expert, half with the agent "
+                   "in each seat.")
+@click.option("--expert-matches", type=click.IntRange(min=0), default=None,
+              help="Matches against the expert (it searches, so it is slow). "
+                   "Default: --matches / 16; 0 leaves it out.")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+              help="Players per match (the agent against copies of one opponent). The "
+                   "Elo is given at 2 players only.")
+@click.option("--preset", default="standard", show_default=True,
+              help="Rules preset (trashcards presets). The Elo is given for standard only.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every match.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"agent", "elo", "elo_ci", "matches", "vs"} as JSON.')
+def arena(agent: str, matches: int, expert_matches: int | None, players: int, preset: str,
+          seed: int, as_json: bool) -> None:
+    """Play AGENT against random and every level, and rate it.
+
+    AGENT is a level (beginner, casual, good, expert), a bot (trashcards bots),
+    module:function (a batched policy: float32[M, 233] observations and int8[M, 15]
+    masks in, M actions out) or a policy file (.npz, MLPPolicy.save). Prints its Elo
+    with a 95 % interval on the levels' scale (docs/analysis/skill) and its win rate
+    against each, with Wilson 95 % intervals.
+    """
+    # numpy policies run on small batches: BLAS threads would only spin (set before numpy)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    try:
+        from ..arena import LADDER, rate, resolve_agent
+    except ImportError as exc:  # the envs extra
+        fail(f"the arena needs the envs extra (pip install 'trashcards[envs]'): {exc}")
+    try:
+        resolved = resolve_agent(agent)
+    except ValueError as exc:
+        fail(str(exc))
+    expert_n = matches // 16 if expert_matches is None else expert_matches
+    total = sum(max(expert_n, players) if bot == "expert" and expert_n else
+                0 if bot == "expert" else matches for _n, bot, _e in LADDER)
+    console = Console(stderr=True)
+    with Progress(TextColumn(f"arena: {resolved.name}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, transient=True,
+                  disable=not console.is_terminal) as progress:
+        task = progress.add_task("arena", total=total)
+        try:
+            rating = rate(resolved, matches=matches, players=players, preset=preset, seed=seed,
+                          expert_matches=expert_matches,
+                          progress=lambda n: progress.advance(task, n))
+        except (ValueError, RulesError) as exc:
+            fail(str(exc))
+    if as_json:
+        click.echo(json.dumps(rating.to_json()))
+        return
+    if rating.elo is not None and rating.elo_ci is not None:
+        lo, hi = rating.elo_ci
+        click.echo(f"{rating.agent}: Elo {rating.elo:.0f} (95 % {lo:.0f}–{hi:.0f}), "
+                   f"{rating.matches:,} matches")
+    else:
+        click.echo(f"{rating.agent}: {rating.matches:,} matches, {players} players, {preset} "
+                   "(the levels' Elo is measured at 2 players, standard: no Elo here)")
+    for name, record in rating.vs.items():
+        est = record.estimate
+        click.echo(f"  vs {name:<9} {est.value:6.1%}  [{est.low:.1%}, {est.high:.1%}]  "
+                   f"of {record.matches:,}")
