@@ -88,3 +88,39 @@ def test_the_round_over_panel_stays_the_whole_pause_and_the_match_links_its_revi
     expect(review).to_have_text("Review this game")
     review.click()
     page.wait_for_url(f"**/review?table={table_id}")
+
+
+def test_the_face_down_cards_are_turned_up_when_the_round_ends(
+        new_context: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Between rounds every slot that stayed face down shows its card (marked as turned
+    up, not played), and the next deal turns the new boards face down again."""
+    db = tmp_path_factory.mktemp("reveal") / "tables.sqlite3"
+    with serve(db) as base:  # the pause lasts until Ana clicks "Next round"
+        answer = scenes.create(base, [{"kind": "me", "name": "Ana"},
+                                      {"kind": "bot", "bot": "greedy"}],
+                               rules={"preset": "kids", "start_size": 3})
+        tokens = {s["seat"]: s["token"] for s in answer["seats"]}
+        page = scenes.open_page(new_context(), base, answer["table_id"], tokens)
+        page.wait_for_selector("#center .pile.stock")
+        assert page.locator(".slot.revealed").count() == 0
+        for _ in range(300):
+            state = wait_for_turn_or_end(page)
+            if state in ("round_over", "match_over"):
+                break
+            take_one_decision(page)
+        else:
+            raise AssertionError("the round did not end")
+        page.wait_for_function("document.body.dataset.busy !== '1'")
+        slots = page.evaluate("""() => [...document.querySelectorAll('#game .slot:not(.gone)')]
+            .map((s) => [s.classList.contains('revealed'), s.getAttribute('aria-label'),
+                         s.querySelector('.card').classList.contains('back')])""")
+        turned = [label for revealed, label, _back in slots if revealed]
+        assert turned, f"nothing turned up at the round's end: {slots}"
+        assert all("turned up at the round's end" in label for label in turned), turned
+        # no card is left face down: each slot shows its card, played or turned up
+        assert not [label for _r, label, back in slots if back], slots
+        if state == "round_over":
+            page.click("#next-round")
+            page.wait_for_function("document.body.dataset.phase !== 'round_over'")
+            wait_for_turn_or_end(page)
+            assert page.locator(".slot.revealed").count() == 0

@@ -20,7 +20,8 @@ import { slotKey } from "./prompt.js";
 /**
  * One player's board.
  * ctx: {seat, player, name (display name), big, you, toAct, badges: [{text, kind}],
- *       wildSlots: Set<number> (clickable slots), onSlot(k), startSize, focus}
+ *       wildSlots: Set<number> (clickable slots), onSlot(k), startSize, focus,
+ *       revealed: the card of each slot that stayed face down when the round ended}
  */
 export function boardElement(ctx) {
   const { seat, player, big } = ctx;
@@ -64,9 +65,10 @@ export function boardElement(ctx) {
     node.dataset.slot = String(k);
     const up = slot && slot.up && slot.card;
     const wild = up && isWildInSlot(slot.card, k);
+    const turned = !up && ctx.revealed ? ctx.revealed[k - 1] : null;  // the round is over
     const state = up
       ? (wild ? t("slot.wild", { card: cardName(slot.card) }) : cardName(slot.card))
-      : t("slot.face_down");
+      : turned ? t("slot.revealed", { card: cardName(turned) }) : t("slot.face_down");
     let label = t("slot.label", { slot: slotLabel(k), state });
     if (clickable) {
       node.type = "button";
@@ -79,8 +81,9 @@ export function boardElement(ctx) {
     }
     node.setAttribute("aria-label", label);
     node.title = label;
-    const card = cardElement(up ? slot.card : null, { wild });
+    const card = cardElement(up ? slot.card : turned, { wild });
     card.setAttribute("aria-hidden", "true");
+    if (turned) node.classList.add("revealed");
     node.append(card, el("span", "slot-number", slotLabel(k)));
     if (ctx.focus && ctx.focus.seat === seat && ctx.focus.slot === k) node.classList.add("flash");
     grid.append(node);

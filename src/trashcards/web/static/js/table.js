@@ -50,6 +50,7 @@ const app = {
   historyFrom: null, // the first move the log holds (from the server's history)
   asked: null, // the `before` of the history page asked for
   partyInfo: undefined, // the party of this table (asked for at the end of its match)
+  revealed: null, // each seat's face-down cards, turned up when the round ended
 };
 
 const $ = (id) => document.getElementById(id);
@@ -298,6 +299,7 @@ function setState(state, version, arrived = performance.now()) {
     && !(app.state && app.state.phase === "round_over" && app.version === version);
   if (ended) app.roundShown = { at: performance.now(), arrived };
   else if (!state || state.phase !== "round_over") app.roundShown = null;
+  if (!isOver(state)) app.revealed = null;
   app.state = state;
   app.shown = state;
   app.focus = null;
@@ -314,6 +316,7 @@ function setState(state, version, arrived = performance.now()) {
 /** A page of the log from the server: the whole current round after a fresh state, or
  *  an older page asked for. */
 function onHistory(msg) {
+  if (isOver(app.state)) noteRevealed(msg.events || []);  // a page opened after the round
   const lines = describeEvents(msg.events || [], logContext(app.state));
   if (app.asked !== null && msg.version === app.asked) log.prepend(lines);
   else log.replace(lines);
@@ -325,6 +328,17 @@ function onHistory(msg) {
 }
 
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+/** Whether a view is between rounds or at the match's end. */
+function isOver(state) {
+  return Boolean(state) && ["round_over", "match_over"].includes(state.phase);
+}
+
+/** Keep the boards the end of a round turned up (its last round_won or its round_void
+ *  carries them: docs/protocol.md, "events"), to show them until the next deal. */
+function noteRevealed(events) {
+  for (const event of events) if (event.revealed) app.revealed = event.revealed;
+}
 
 /** Remember why this player's turn ended on a discard, to say so while others play. */
 function noteTurnEnd(events) {
@@ -345,6 +359,7 @@ async function playEvents(msg) {
     && motion.motionOn() && events.length <= MAX_ANIMATED;
   noteTurnEnd(events);
   if (!animate) {
+    noteRevealed(events);
     log.append(lines);
     for (const event of events) {
       if (event.type === "round_won" || event.type === "match_won") sound.play("win");
@@ -361,6 +376,7 @@ async function playEvents(msg) {
       const { state, focus } = stepState(app.shown, event);
       app.shown = state;
       app.focus = focus;
+      noteRevealed([event]);
       render();
       while (told < lines.length && lines[told].first <= index) log.append([lines[told++]]);
       const noise = sound.soundOf(event);
@@ -637,6 +653,7 @@ function renderBoards(acting) {
     onSlot: (k) => act(`wild ${k}`),
     startSize: startSize(),
     focus: app.focus && typeof app.focus === "object" ? app.focus : null,
+    revealed: app.revealed && isOver(state) ? app.revealed[seat] : null,
   });
   $("opponents").style.setProperty("--others", String(Math.max(others.length, 1)));
   $("opponents").dataset.count = String(others.length);

@@ -565,20 +565,34 @@ function discardWhy(rules, card, slots) {
 }
 
 /** The events of one move as browsers get them (trashcards.web.eventjson): a discard
- *  says why; `state` is the state after the move. */
+ *  says why, and the event that ends a round (its last round_won, or its round_void)
+ *  carries the cards that stayed face down; `state` is the state after the move. */
 export function eventsJson(events, state) {
+  let lastEnd = -1;
+  if (state.phase === "round_over" || state.phase === "match_over") {
+    events.forEach((event, index) => {
+      if (event.type === "round_won" || event.type === "round_void") lastEnd = index;
+    });
+  }
   return events.map((event, index) => {
-    if (event.type !== "discarded") return event;
-    const following = events[index + 1];
-    let why;
-    if (following && following.type === "completed") {
-      why = { reason: "complete" };
-    } else {
-      const board = state.boards[event.seat];
-      why = discardWhy(state.rules, event.card,
-        board.cards.map((card, i) => (board.up[i] ? card : null)));
+    let out = event;
+    if (event.type === "discarded") {
+      const following = events[index + 1];
+      let why;
+      if (following && following.type === "completed") {
+        why = { reason: "complete" };
+      } else {
+        const board = state.boards[event.seat];
+        why = discardWhy(state.rules, event.card,
+          board.cards.map((card, i) => (board.up[i] ? card : null)));
+      }
+      if (why !== null) out = { ...event, why };
     }
-    return why === null ? event : { ...event, why };
+    if (index === lastEnd) {
+      out = { ...out, revealed: state.boards.map((board) => board.cards.map(
+        (card, i) => (board.up[i] ? null : card))) };
+    }
+    return out;
   });
 }
 
