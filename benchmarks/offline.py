@@ -25,14 +25,12 @@ server on 127.0.0.1 that answers unknown addresses with ``404.html`` as GitHub P
 from __future__ import annotations
 
 import argparse
-import functools
 import gzip
-import http.server
 import json
 import shutil
 import statistics
+import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -40,28 +38,11 @@ from typing import Any
 from trashcards.web.offline import build_static
 from trashcards.web.settings import Settings
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web" / "browser"))
+from statichost import static_host
+
 FOUR_G = {"offline": False, "latency": 40, "downloadThroughput": 9_000_000 / 8,
           "uploadThroughput": 1_500_000 / 8}
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    """A static host as GitHub Pages is: an unknown address answers 404 with 404.html."""
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def send_error(self, code: int, message: str | None = None,
-                   explain: str | None = None) -> None:
-        page = Path(self.directory) / "404.html"
-        if code != 404 or not page.is_file():
-            super().send_error(code, message, explain)
-            return
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
 
 def transfer_sizes(site: Path) -> dict[str, int]:
@@ -199,24 +180,20 @@ def main() -> None:
         site = Path(tmp) / "site"
         build_static(Settings().static_dir, Settings().templates_dir, site)
         sizes = transfer_sizes(site)
-        handler = functools.partial(_Quiet, directory=str(site))
-        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{httpd.server_address[1]}"
-        executable = shutil.which("chromium") or shutil.which("chromium-browser")
-        results: dict[str, Any] = {"sizes": sizes}
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=executable, args=["--no-sandbox", "--headless"])
-            results["local"] = time_to_table(browser, base, args.runs, throttle=False)
-            results["4g"] = time_to_table(browser, base, args.runs, throttle=True)
-            context = browser.new_context()
-            page = context.new_page()
-            page.goto(f"{base}/")
-            bots = page.evaluate(BOT_TIMING)
-            hints = page.evaluate(HINT_TIMING)
-            browser.close()
-        httpd.shutdown()
+        with static_host(site) as base:  # as GitHub Pages serves it (the browser tests' host)
+            executable = shutil.which("chromium") or shutil.which("chromium-browser")
+            results: dict[str, Any] = {"sizes": sizes}
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=executable, args=["--no-sandbox", "--headless"])
+                results["local"] = time_to_table(browser, base, args.runs, throttle=False)
+                results["4g"] = time_to_table(browser, base, args.runs, throttle=True)
+                context = browser.new_context()
+                page = context.new_page()
+                page.goto(f"{base}/")
+                bots = page.evaluate(BOT_TIMING)
+                hints = page.evaluate(HINT_TIMING)
+                browser.close()
     results["bots_ms"] = {bot: {"decisions": len(t), "p50": percentile(t, 0.5),
                                 "p99": percentile(t, 0.99)} for bot, t in bots.items()}
     results["hint_ms"] = {"hints": len(hints["times"]), "p50": percentile(hints["times"], 0.5),
