@@ -227,3 +227,35 @@ def test_one_address_cannot_take_every_thread_of_a_kind() -> None:
         gate.open()
         await asyncio.gather(*flood)
     _run(body, workers=2)
+
+
+def test_one_process_of_the_machine_computes_a_match_odds_table(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """Two of the server's processes asking for the same table at once: the second waits
+    on the first's lock file and reads its table, instead of computing it again."""
+    from trashcards import Rules
+    from trashcards.web import advice
+
+    table = tmp_path / "odds.json"
+    computed: list[Rules] = []
+    running = [0, 0]  # now, most at once
+
+    def fake_match_odds(rules: Rules, players: int) -> None:
+        running[0] += 1
+        running[1] = max(running[1], running[0])
+        if not table.exists():  # the real one reads a cached table the same way
+            time.sleep(0.3)
+            table.write_text("{}")
+            computed.append(rules)
+        running[0] -= 1
+
+    monkeypatch.setattr(advice, "cache_dir", lambda: tmp_path)
+    monkeypatch.setattr(advice, "match_odds", fake_match_odds)
+    rules = Rules.preset_named("standard").with_fields({"start_size": 7})
+    threads = [threading.Thread(target=advice._odds_process, args=(rules,)) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert running[1] == 1
+    assert computed == [rules]

@@ -43,6 +43,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import enum
+import fcntl
 import logging
 import multiprocessing
 import os
@@ -406,10 +407,22 @@ class OddsTables:
 
 
 def _odds_process(rules: Rules) -> None:
-    """The process computing a match-odds table (into the cache directory)."""
+    """The process computing a match-odds table (into the cache directory). One process
+    of the machine computes a table: the others (the server's other workers) wait on its
+    lock file and then read the table it wrote."""
     with contextlib.suppress(OSError):
         os.nice(10)
-    match_odds(rules, 2)
+    folder = cache_dir()
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+    try:
+        handle = (folder / f"{odds_key(rules, 2, 'greedy', ODDS_ROUNDS)}.lock").open("a")
+    except OSError:  # no writable cache: compute alone
+        match_odds(rules, 2)
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes
+        match_odds(rules, 2)  # reads the table when another process wrote it meanwhile
 
 
 def warm_up() -> str:
