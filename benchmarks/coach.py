@@ -34,6 +34,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -143,36 +144,42 @@ def recall(matches: int, seed: int, samples: int) -> dict[str, Any]:
             "natural_draws": natural, "natural_flagged": natural_caught}
 
 
+def _decisions(state: State, seed: int, rng: random.Random) -> Iterator[View]:
+    """Play greedy against greedy from ``state`` to the round's end, yielding the view of
+    every decision with more than one legal action before the bot takes it."""
+    bots = [make_bot("greedy", random.Random(seed * 2 + s)) for s in range(2)]
+    while state.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+        seat = state.to_act
+        if seat is None:
+            state = apply(state, sample_chance(state, rng))[0]
+            continue
+        v = view(state, seat)
+        if len(v.legal) > 1:
+            yield v
+        state = apply(state, bots[seat].choose(v))[0]
+
+
 def exact_ties(rounds: int, seed: int) -> dict[str, Any]:
     positions = exact = equal_pairs = equal_ok = leads = leads_ok = 0
     for index in range(rounds):
         rng = random.Random(f"coach-exact:{seed}:{index}")
         start = round_start(STANDARD, ((2, 2), (2, 1), (1, 1))[index % 3])
-        bots = [make_bot("greedy", random.Random(index * 2 + s)) for s in range(2)]
-        state = apply(start, sample_chance(start, rng))[0]
-        while state.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
-            seat = state.to_act
-            if seat is None:
-                state = apply(state, sample_chance(state, rng))[0]
+        for v in _decisions(start, index, rng):
+            positions += 1
+            found = compare(v, 50, seed=index, exact_nodes=300_000, exact_total=300_000)
+            if not found.exact:
                 continue
-            v = view(state, seat)
-            if len(v.legal) > 1:
-                positions += 1
-                found = compare(v, 50, seed=index, exact_nodes=300_000,
-                                exact_total=300_000)
-                if found.exact:
-                    exact += 1
-                    values = sorted(((found.values[a].match_win.value, a)
-                                     for a in found.order), key=lambda p: -p[0])
-                    for (va, a), (vb, b) in itertools.pairwise(values):
-                        if abs(va - vb) <= 1e-9:
-                            equal_pairs += 1
-                            equal_ok += found.equal_to_best(a) == found.equal_to_best(b)
-                    if values[0][0] - values[1][0] > 0.05:
-                        leads += 1
-                        leads_ok += (found.best == values[0][1]
-                                     and not found.equal_to_best(values[1][1]))
-            state = apply(state, bots[seat].choose(v))[0]
+            exact += 1
+            values = sorted(((found.values[a].match_win.value, a) for a in found.order),
+                            key=lambda p: -p[0])
+            for (va, a), (vb, b) in itertools.pairwise(values):
+                if abs(va - vb) <= 1e-9:
+                    equal_pairs += 1
+                    equal_ok += found.equal_to_best(a) == found.equal_to_best(b)
+            if values[0][0] - values[1][0] > 0.05:
+                leads += 1
+                leads_ok += (found.best == values[0][1]
+                             and not found.equal_to_best(values[1][1]))
     return {"rounds": rounds, "positions": positions, "exact": exact,
             "equal_pairs": equal_pairs, "equal_pairs_both_equal": equal_ok,
             "leads_over_5pp": leads, "leads_reported": leads_ok}
@@ -182,17 +189,7 @@ def latency(matches: int, seed: int) -> dict[str, Any]:
     views: list[View] = []
     for index in range(matches):
         rng = random.Random(f"coach-latency:{seed}:{index}")
-        bots = [make_bot("greedy", random.Random(index * 2 + s)) for s in range(2)]
-        state = new_match(STANDARD, ("a", "b"))
-        while state.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
-            seat = state.to_act
-            if seat is None:
-                state = apply(state, sample_chance(state, rng))[0]
-                continue
-            v = view(state, seat)
-            if len(v.legal) > 1:
-                views.append(v)
-            state = apply(state, bots[seat].choose(v))[0]
+        views.extend(_decisions(new_match(STANDARD, ("a", "b")), index, rng))
     hint(views[0], DEFAULT_SAMPLES)  # warm-up: the kernel and the odds table
     times = []
     cpu = []
