@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+import scenes
 from browserkit import OVER, take_one_decision
 from playwright.sync_api import expect
 
@@ -84,10 +85,11 @@ def test_a_party_of_six_by_invite_link_plays_both_tables_and_the_final_to_the_en
     expect(watched.locator(".party-table[data-table]")).to_have_count(2)
     watched.wait_for_function("document.body.dataset.following === '2'")
     # The page follows the tables' websockets: nothing happens, nothing is asked for.
-    time.sleep(1.0)  # the first frames of the sockets may ask once more
-    quiet_from = time.monotonic()
-    time.sleep(4.0)
-    assert [a for a in asked if a >= quiet_from] == [], "the party page polls"
+    # (The waits are the page's, so that its requests are reported as they happen.)
+    watched.wait_for_timeout(1000)  # the first frames of the sockets may ask once more
+    before = len(asked)
+    watched.wait_for_timeout(4000)
+    assert len(asked) == before, "the party page polls"
 
     ana = host.new_page()
     ana.goto(f"{server}/p/{party_id}")
@@ -152,3 +154,47 @@ def test_a_party_keeps_its_creators_hints_choice_at_both_tables(server: str,
     info = httpx.get(f"{server}/api/parties/{answer.json()['party_id']}", timeout=20).json()
     # by default as for any table with seats open to friends: no hints
     assert [table["hints"] for table in info["tables"]] == [bool(hints)] * 2
+
+
+def test_a_finished_tables_end_screen_follows_the_other_table_by_websocket_not_polling(
+        new_context: Any, server: str) -> None:
+    # Ana (with two computers) and Bo (with one) at the two tables of a party of five;
+    # kids' rules with boards of one slot: the first round ends each match.
+    answer = scenes.party(server, [{"kind": "me", "name": "Ana"},
+                                   {"kind": "hotseat", "name": "Bo"},
+                                   {"kind": "bot", "bot": "greedy"},
+                                   {"kind": "bot", "bot": "greedy"},
+                                   {"kind": "bot", "bot": "greedy"}],
+                          rules={"preset": "kids", "start_size": 1})
+    held: dict[str, dict[int, str]] = {}
+    for seat in answer["seats"]:
+        held.setdefault(seat["table_id"], {})[seat["seat"]] = seat["token"]
+    ana_table, bo_table = answer["tables"]
+    assert len(held[ana_table]) == 1, answer["seats"]
+    assert len(held[bo_table]) == 1, answer["seats"]
+    page = scenes.open_page(new_context(), server, ana_table, held[ana_table])
+    asked: list[float] = []
+    page.on("request", lambda r: asked.append(time.monotonic())
+            if "/api/parties/" in r.url else None)
+    play_out([page])
+    link = page.locator("#to-party")
+    expect(link).to_have_text("Back to the party")
+    page.wait_for_function("document.body.dataset.partyFollowing === '1'")
+    # Bo's table does not move: the end screen asks for nothing meanwhile. (The waits
+    # are the page's, so that its requests are reported as they happen.)
+    page.wait_for_timeout(1000)  # the followed socket's first frames may ask once more
+    before = len(asked)
+    page.wait_for_timeout(5000)
+    assert len(asked) == before, "the end screen polls its party"
+
+    bo = scenes.Player(server, bo_table, held[bo_table])
+    try:
+        bo.play_until(lambda s: s["phase"] == "match_over")
+    finally:
+        bo.close()
+    # Bo's table is over: the end screen learns it from the websocket and leads on.
+    page.wait_for_function("document.getElementById('to-party').dataset.final",
+                           timeout=10_000)
+    assert link.inner_text() in ("Play the final", "Watch the final")
+    page.wait_for_function("document.body.dataset.partyFollowing === '0'")
+

@@ -770,9 +770,48 @@ function renderResult() {
 }
 
 /** The end of a party's table leads on: to the final (to play it, if this browser won
- *  here, else to watch it) once both tables are over, else back to the party page. The
- *  party is asked for again whenever its tables change, until the final exists. */
+ *  here, else to watch it) once both tables are over, else back to the party page. Until
+ *  the final exists, this page follows the party's other tables on their websockets (as
+ *  a spectator, as the party page does) and asks for the party again when one changes:
+ *  no polling. */
 let partyAsked = null;
+const partyFollowed = new Map(); // the other tables of the party, followed until the final
+let partyChangedTimer = null;
+
+function partyTableChanged() {
+  clearTimeout(partyChangedTimer);
+  // Changes that come together (a move's events, then the table) ask once.
+  partyChangedTimer = setTimeout(() => { app.partyInfo = undefined; render(); }, 150);
+}
+
+function followParty(info) {
+  const waiting = info && info.final_wanted && !info.final;
+  if (!waiting) {
+    for (const followed of partyFollowed.values()) followed.close();
+    partyFollowed.clear();
+    document.body.dataset.partyFollowing = "0";
+    return;
+  }
+  for (const other of info.tables) {
+    if (other.table_id === tableId || partyFollowed.has(other.table_id)) continue;
+    const followed = new Connection(other.table_id, {
+      tokens: () => [],
+      version: () => null,
+      history: () => false,
+      // Its first state may already be past the party's answer: that asks once more.
+      onMessage: (msg) => {
+        if (["table", "events", "state"].includes(msg.type)) partyTableChanged();
+      },
+      onStatus: (status) => {
+        if (status === "gone") partyTableChanged();
+      },
+    });
+    partyFollowed.set(other.table_id, followed);
+    followed.open();
+  }
+  document.body.dataset.partyFollowing = String(partyFollowed.size);
+}
+
 async function renderPartyLink(partyId) {
   const link = $("to-party");
   const info = app.partyInfo;
@@ -787,15 +826,12 @@ async function renderPartyLink(partyId) {
     link.textContent = t("party.back");
     delete link.dataset.final;
   }
-  const due = info === undefined || (info && info.final_wanted && !info.final);
-  if (!due || partyAsked) return;
+  if (info !== undefined || partyAsked) return;
   partyAsked = api.party(partyId).then((answer) => { app.partyInfo = answer; },
     () => { app.partyInfo = null; });
   await partyAsked;
-  const waitMore = app.partyInfo && app.partyInfo.final_wanted && !app.partyInfo.final;
-  // The other table is still playing: look again in a while (this page follows only
-  // its own table).
-  setTimeout(() => { partyAsked = null; if (waitMore) render(); }, waitMore ? 2000 : 0);
+  partyAsked = null;
+  followParty(app.partyInfo);
   renderResult();
 }
 
