@@ -1,6 +1,7 @@
 """Cards that fly true and a win bar that follows the board (issue 18): a flying card has
 the shape of a card at rest (5:7) from its source to its target, the win-chance bar never
-shows a version the board does not show yet, and its percentages add up to 100.
+shows a version the board does not show yet, its percentages add up to 100, and the last
+person to join keeps no bar from the moments they were a spectator.
 """
 
 from __future__ import annotations
@@ -82,3 +83,40 @@ def test_the_bars_percentages_add_up_to_100(page: Any, server: str) -> None:
         assert all(1 <= w <= 99 for w in whole), (chances, whole)
         for chance, share in zip(chances, whole, strict=True):
             assert abs(share - chance * 100) < 1 + len(chances), json.dumps([chances, whole])
+
+
+def test_the_last_joiner_keeps_no_win_bar_from_the_moments_it_was_a_spectator(
+        new_context: Any, server: str) -> None:
+    # A table with no hints: its spectators see live chances, its players none. The last
+    # person to join watches it first; their seat's answer is held back until their
+    # page, still a spectator, has drawn the bar of the match just started (the race a
+    # real join loses now and then, made to happen every time).
+    answer = scenes.create(server, [{"kind": "bot", "bot": "greedy"}, {"kind": "open"}])
+    table_id = answer["table_id"]
+    assert answer.get("hints") in (None, False)
+    page = new_context().new_page()
+    held: list[Any] = []
+    page.route("**/api/tables/*/join", lambda route: held.append(route))
+    page.goto(f"{server}/t/{table_id}")
+    page.fill("#join-name", "Bo")
+    page.click("#join-form button[type=submit]")
+    while not held:
+        page.wait_for_timeout(20)
+    joined = held[0].fetch()  # the seat is taken: the match starts
+    assert joined.status == 200, joined.text()
+    bar = page.locator("#winbar")
+    page.wait_for_function("document.querySelector('#winbar').dataset.version",
+                           timeout=30_000)
+    assert bar.locator(".winbar-part").count() == 2  # a spectator's bar, drawn
+    held[0].fulfill(response=joined)
+
+    page.wait_for_function("document.body.dataset.seats === '1'")
+    versions = set()
+    for _ in range(6):  # the match goes on: the last joiner sees no bar at any version
+        if wait_for_turn_or_end(page) != "act":
+            break
+        versions.add(page.evaluate("document.body.dataset.version"))
+        assert bar.locator(".winbar-part").count() == 0, "a stale spectator's bar"
+        assert page.locator("#aids").is_hidden()
+        take_one_decision(page)
+    assert len(versions) >= 3
