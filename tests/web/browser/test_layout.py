@@ -4,7 +4,8 @@ and the whole home board are inside the viewport, every board holds its own card
 the page itself never scrolls (the log scrolls inside its panel), with the win-chance bar
 and (on the player's decision) the Hint button on screen too. Checked for the
 player's page and the spectator's, in English and in Dutch (long words), on a table
-played into its second round so boards of different sizes are on show.
+played into its second round so boards of different sizes are on show. Every board's
+name is shown whole (computers at different levels differ only at the end of theirs).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ MEASURE = """(selectors) => {
     homeSlots: [...document.querySelectorAll('#home .board .slot:not(.gone)')].map(box),
     boards: [...document.querySelectorAll('#game .board')].map((b) => ({
       board: box(b), slots: [...b.querySelectorAll('.slot')].map(box)})),
+    cutNames: [...document.querySelectorAll('#game .board-name')]
+      .filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent),
   };
 }"""
 
@@ -59,8 +62,9 @@ def tables(server: str) -> Iterator[dict[int, tuple[str, dict[int, str]]]]:
     made: dict[int, tuple[str, dict[int, str]]] = {}
     players: list[scenes.Player] = []
     for count in (2, 3, 4):
+        # The computers at different levels: their names differ only at the end.
         seats = [{"kind": "me", "name": "Annemarie"}] + [
-            {"kind": "bot", "bot": "greedy"} for _ in range(count - 1)]
+            {"kind": "bot", "bot": bot} for bot in ("greedy", "kid", "sometimes")[:count - 1]]
         answer = scenes.create(server, seats)
         tokens = {s["seat"]: s["token"] for s in answer["seats"]}
         player = scenes.Player(server, answer["table_id"], tokens, seed=count)
@@ -117,6 +121,7 @@ def test_the_table_fits_the_screen_without_scrolling(
     for slot in slots:
         assert inside(slot, width, height), f"a slot of the home board is off screen: {slot}"
     assert len(seen["boards"]) == count
+    assert seen["cutNames"] == [], f"names cut short: {seen['cutNames']}"
     for board in seen["boards"]:
         assert inside(board["board"], width, height), f"a board is off screen: {board}"
         for slot in board["slots"]:
@@ -201,3 +206,43 @@ def test_the_open_hint_is_docked_covers_nothing_and_rings_its_move_on_the_table(
     page.click("#hint-panel .hint-close")
     expect(page.locator("#hint-panel")).to_be_hidden()
     expect(page.locator("#game .hint-pick")).to_have_count(0)
+
+
+#: The chosen option of each shown select of the lobby's seats: its text's width in the
+#: select's font against the room inside the select (its arrow takes the padding).
+SELECT_TEXT = """() => [...document.querySelectorAll('#seat-rows select')]
+  .filter((e) => e.offsetParent !== null).map((e) => {
+    const style = getComputedStyle(e);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = style.font;
+    const text = e.options[e.selectedIndex].text;
+    return {text, width: ctx.measureText(text).width,
+            room: e.clientWidth - parseFloat(style.paddingLeft)
+                  - parseFloat(style.paddingRight)};
+  })"""
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+@pytest.mark.parametrize("size", list(scenes.SIZES))
+def test_the_lobbys_seat_choices_show_their_whole_text(new_context: Any, server: str,
+                                                      size: str, lang: str) -> None:
+    from trashcards.ai.levels import LEVELS
+
+    width, height = scenes.SIZES[size]
+    page = new_context(viewport={"width": width, "height": height}, locale=lang).new_page()
+    page.goto(server + "/")
+    page.wait_for_function("document.querySelector('.seat-bot option')?.textContent"
+                           ".includes('Elo')")
+    row = page.locator("#seat-rows li").nth(1)
+    note = row.locator(".seat-bot-note")
+    for level in LEVELS:
+        row.locator(".seat-bot").select_option(level.bot)
+        for shown in page.evaluate(SELECT_TEXT):
+            assert shown["width"] <= shown["room"] + 1, f"cut short: {shown}"
+        # A level no stronger than the one below says so, under the row.
+        if level.apart_from_below is False:
+            expect(note).to_be_visible()
+            assert note.inner_text().strip()
+        else:
+            expect(note).to_be_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width

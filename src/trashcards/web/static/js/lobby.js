@@ -119,6 +119,8 @@ function addSeatRow(kind = "bot", bot = "greedy") {
   translatePage(row);
   fillBotSelect(row.querySelector(".seat-bot"), bot);
   row.querySelector(".seat-kind").addEventListener("change", () => updateSeatRows());
+  row.querySelector(".seat-bot").addEventListener("change",
+    (event) => renderBotNote(event.target));
   updateSeatRows();
 }
 
@@ -128,12 +130,27 @@ function fillBotSelect(select, chosen) {
     const option = document.createElement("option");
     option.value = level.bot;
     const name = t(`level.${level.name}`);
+    // The seat's kind already says "Computer": the level and its Elo, short enough
+    // for the select; a level no stronger than the one below says so under the row.
     option.textContent = level.elo == null ? name
-      : t(level.apart_from_below === false ? "level.option_same" : "level.option",
-          { level: name, elo: level.elo });
+      : t("level.option", { level: name, elo: level.elo });
+    option.dataset.same = level.apart_from_below === false ? "1" : "";
     return option;
   }));
   if (levels.some((level) => level.bot === keep)) select.value = keep;
+  renderBotNote(select);
+}
+
+/** Under a computer seat: a note when its level is not measurably stronger than the
+ *  level below. */
+function renderBotNote(select) {
+  const row = select.closest(".seat-row");
+  if (!row) return;
+  const note = row.querySelector(".seat-bot-note");
+  const option = select.selectedOptions[0];
+  const same = row.dataset.kind === "bot" && option && option.dataset.same === "1";
+  note.hidden = !same;
+  note.textContent = same ? t("level.same_note") : "";
 }
 
 function updateSeatRows() {
@@ -147,6 +164,7 @@ function updateSeatRows() {
     const kind = row.querySelector(".seat-kind").value;
     row.dataset.kind = kind;
     row.querySelector(".seat-bot-label").hidden = kind !== "bot";
+    renderBotNote(row.querySelector(".seat-bot"));
     const nameInput = row.querySelector(".seat-name");
     row.querySelector(".seat-name-label").hidden = kind !== "hotseat";
     nameInput.placeholder = t("create.seat_name_placeholder", { n });
