@@ -147,3 +147,26 @@ export class Connection {
     if (this.socket) this.socket.close();
   }
 }
+
+/** Follow a table as a spectator, to learn when it changes (the party page, and a
+ *  party table's end screen waiting for the final): `onChange()` after any frame that
+ *  may change it, when the socket is back after a cut (what happened meanwhile), and when
+ *  the table is gone. Returns the open connection (close it to stop). */
+export function watchTable(tableId, onChange) {
+  let first = true;
+  const connection = new Connection(tableId, {
+    tokens: () => [],
+    version: () => null,
+    history: () => false,
+    onMessage: (msg) => {
+      if (["table", "events", "state"].includes(msg.type)) onChange();
+    },
+    onStatus: (status) => {
+      if (status === "online" && !first) onChange();
+      if (status === "online") first = false;
+      if (status === "gone") onChange();
+    },
+  });
+  connection.open();
+  return connection;
+}

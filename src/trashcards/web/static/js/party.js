@@ -14,7 +14,7 @@ import { api } from "./api.js";
 import { paths } from "./config.js";
 import * as store from "./store.js";
 import { displayName } from "./names.js";
-import { Connection } from "./connection.js";
+import { watchTable } from "./connection.js";
 
 /** Changes that come together (a move's events, then the table) fetch the party once. */
 const SETTLE_MS = 150;
@@ -202,23 +202,7 @@ function follow() {
   const ids = [...party.tables, party.final].filter(Boolean).map((table) => table.table_id);
   for (const id of ids) {
     if (followed.has(id)) continue;
-    let first = true;
-    const connection = new Connection(id, {
-      tokens: () => [],
-      version: () => null,
-      history: () => false,
-      onMessage: (msg) => {
-        if (["table", "events", "state"].includes(msg.type)) changed();
-      },
-      onStatus: (status) => {
-        // Back online after a cut: what happened meanwhile comes as a state anyway.
-        if (status === "online" && !first) changed();
-        if (status === "online") first = false;
-        if (status === "gone") changed();
-      },
-    });
-    followed.set(id, connection);
-    connection.open();
+    followed.set(id, watchTable(id, changed));
   }
   document.body.dataset.following = String(followed.size);
 }

@@ -10,7 +10,7 @@ import {
 } from "./i18n.js";
 import { api } from "./api.js";
 import { paths } from "./config.js";
-import { Connection } from "./connection.js";
+import { Connection, watchTable } from "./connection.js";
 import * as store from "./store.js";
 import { boardElement, centerElement } from "./board.js";
 import { cardElement, isWildCard } from "./cards.js";
@@ -793,21 +793,8 @@ function followParty(info) {
     return;
   }
   for (const other of info.tables) {
-    if (other.table_id === tableId || partyFollowed.has(other.table_id)) continue;
-    const followed = new Connection(other.table_id, {
-      tokens: () => [],
-      version: () => null,
-      history: () => false,
-      // Its first state may already be past the party's answer: that asks once more.
-      onMessage: (msg) => {
-        if (["table", "events", "state"].includes(msg.type)) partyTableChanged();
-      },
-      onStatus: (status) => {
-        if (status === "gone") partyTableChanged();
-      },
-    });
-    partyFollowed.set(other.table_id, followed);
-    followed.open();
+    if (!other || other.table_id === tableId || partyFollowed.has(other.table_id)) continue;
+    partyFollowed.set(other.table_id, watchTable(other.table_id, partyTableChanged));
   }
   document.body.dataset.partyFollowing = String(partyFollowed.size);
 }
