@@ -30,38 +30,11 @@ from pathlib import Path
 import numpy as np
 import torch
 from gymnasium.vector import AutoresetMode
+from ppo import Agent, Rollout, update
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from torch import nn
 
 from trashcards.envs.policy import MLPPolicy, SnapshotPool
 from trashcards.envs.vector import TrashVectorEnv
-
-OBS, ACTIONS = 233, 15
-
-
-class Agent(nn.Module):
-    """Policy and value heads on a shared two-layer tanh MLP."""
-
-    def __init__(self, hidden: int) -> None:
-        super().__init__()
-        self.body = nn.Sequential(nn.Linear(OBS, hidden), nn.Tanh(),
-                                  nn.Linear(hidden, hidden), nn.Tanh())
-        self.policy = nn.Linear(hidden, ACTIONS)
-        self.value = nn.Linear(hidden, 1)
-        nn.init.orthogonal_(self.policy.weight, 0.01)
-
-    def logits(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.body(obs)
-        return self.policy(h).masked_fill(~mask, -1e8), self.value(h).squeeze(-1)
-
-    def numpy_policy(self, sample: bool = False, seed: int = 0) -> MLPPolicy:
-        """The policy head as numpy weights (what ships)."""
-        layers = []
-        for linear in (self.body[0], self.body[2], self.policy):
-            assert isinstance(linear, nn.Linear)
-            layers.append((linear.weight.detach().numpy().T.copy(),
-                           linear.bias.detach().numpy().copy()))
-        return MLPPolicy(layers, sample=sample, seed=seed)
 
 
 def train(args: argparse.Namespace) -> MLPPolicy:
@@ -79,13 +52,7 @@ def train(args: argparse.Namespace) -> MLPPolicy:
     n, t_len = args.num_envs, args.rollout
     batch = n * t_len
     updates = max(1, args.steps // batch)
-    obs_buf = torch.zeros((t_len, n, OBS))
-    mask_buf = torch.zeros((t_len, n, ACTIONS), dtype=torch.bool)
-    act_buf = torch.zeros((t_len, n), dtype=torch.long)
-    logp_buf = torch.zeros((t_len, n))
-    rew_buf = torch.zeros((t_len, n))
-    done_buf = torch.zeros((t_len, n))
-    val_buf = torch.zeros((t_len, n))
+    rollout = Rollout(t_len, n)
     firsts = [e.reset(seed=args.seed + 1_000_000 * k) for k, e in enumerate(envs)]
     obs = torch.as_tensor(np.concatenate([o for o, _ in firsts]))
     mask = torch.as_tensor(np.concatenate([i["action_mask"] for _, i in firsts]).astype(bool))
@@ -95,66 +62,27 @@ def train(args: argparse.Namespace) -> MLPPolicy:
                TextColumn("{task.completed}/{task.total} updates"), TimeElapsedColumn())
     with Progress(*columns, transient=True, disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task("train", total=updates)
-        for update in range(1, updates + 1):
+        for number in range(1, updates + 1):
             pool.sample()
             for t in range(t_len):
-                with torch.no_grad():
-                    logits, value = agent.logits(obs, mask)
-                dist = torch.distributions.Categorical(logits=logits)
-                action = dist.sample()  # type: ignore[no-untyped-call]
-                obs_buf[t], mask_buf[t], act_buf[t] = obs, mask, action
-                logp_buf[t], val_buf[t] = dist.log_prob(action), value  # type: ignore[no-untyped-call]
+                action = rollout.act(agent, t, obs, mask)
                 acts = action.numpy()
                 outs = [envs[0].step(acts[:half]), envs[1].step(acts[half:])]
-                rew_buf[t] = torch.as_tensor(np.concatenate([o[1] for o in outs]),
-                                             dtype=torch.float32)
-                done_buf[t] = torch.as_tensor(np.concatenate([o[2] | o[3] for o in outs]),
-                                              dtype=torch.float32)
+                rollout.rewarded(t, np.concatenate([o[1] for o in outs]),
+                                 np.concatenate([o[2] | o[3] for o in outs]))
                 obs = torch.as_tensor(np.concatenate([o[0] for o in outs]))
                 mask = torch.as_tensor(np.concatenate(
                     [o[4]["action_mask"] for o in outs]).astype(bool))
-            with torch.no_grad():
-                _, next_value = agent.logits(obs, mask)
-            advantages = torch.zeros_like(rew_buf)
-            last = torch.zeros(n)
-            for t in reversed(range(t_len)):
-                following = next_value if t == t_len - 1 else val_buf[t + 1]
-                alive = 1.0 - done_buf[t]
-                delta = rew_buf[t] + args.gamma * following * alive - val_buf[t]
-                last = delta + args.gamma * args.gae_lambda * alive * last
-                advantages[t] = last
-            returns = advantages + val_buf
-            flat = [x.reshape(batch, *x.shape[2:]) for x in
-                    (obs_buf, mask_buf, act_buf, logp_buf, advantages, returns)]
-            b_obs, b_mask, b_act, b_logp, b_adv, b_ret = flat
-            size = batch // args.minibatches
-            for _epoch in range(args.epochs):
-                order = torch.randperm(batch)
-                for start in range(0, batch, size):
-                    idx = order[start:start + size]
-                    logits, value = agent.logits(b_obs[idx], b_mask[idx])
-                    dist = torch.distributions.Categorical(logits=logits)
-                    ratio = (dist.log_prob(b_act[idx]) - b_logp[idx]).exp()  # type: ignore[no-untyped-call]
-                    adv = b_adv[idx]
-                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                    clip = torch.clamp(ratio, 1 - args.clip, 1 + args.clip)
-                    policy_loss = -torch.min(ratio * adv, clip * adv).mean()
-                    value_loss = 0.5 * ((value - b_ret[idx]) ** 2).mean()
-                    entropy = dist.entropy().mean()  # type: ignore[no-untyped-call]
-                    loss = policy_loss + 0.5 * value_loss - args.entropy * entropy
-                    optimizer.zero_grad()
-                    loss.backward()
-                    nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
-                    optimizer.step()
-            if update % args.snapshot_every == 0:
-                pool.add(agent.numpy_policy(sample=True, seed=args.seed + update))
+            update(agent, optimizer, rollout, t_len, obs, mask, args)
+            if number % args.snapshot_every == 0:
+                pool.add(agent.numpy_policy(sample=True, seed=args.seed + number))
             progress.advance(task)
-            done = update
+            done = number
             if args.minutes and time.perf_counter() - began > 60 * args.minutes:
-                print(f"stopping at the time limit after update {update}", flush=True)
+                print(f"stopping at the time limit after update {number}", flush=True)
                 break
-            if update % 50 == 0 or update == updates:
-                print(f"update {update}/{updates}, {update * batch:,} steps, "
+            if number % 50 == 0 or number == updates:
+                print(f"update {number}/{updates}, {number * batch:,} steps, "
                       f"{(time.perf_counter() - began) / 60:.1f} min", flush=True)
     shipped = agent.numpy_policy()
     shipped.meta = {

@@ -30,31 +30,13 @@ from typing import Any
 import numpy as np
 import torch
 from gymnasium.vector import AutoresetMode
+from ppo import Agent, Rollout, update
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from torch import nn
 
 from trashcards.envs.vector import TrashVectorEnv
 from trashcards.estimates import Estimate, proportion
 
-OBS, ACTIONS = 233, 15
 _EVAL_SEED = 10_000_000
-
-
-class Agent(nn.Module):
-    """Policy and value heads on a shared two-layer MLP."""
-
-    def __init__(self, hidden: int = 128) -> None:
-        super().__init__()
-        self.body = nn.Sequential(nn.Linear(OBS, hidden), nn.Tanh(),
-                                  nn.Linear(hidden, hidden), nn.Tanh())
-        self.policy = nn.Linear(hidden, ACTIONS)
-        self.value = nn.Linear(hidden, 1)
-        nn.init.orthogonal_(self.policy.weight, 0.01)
-
-    def logits(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.body(obs)
-        logits = self.policy(h).masked_fill(~mask, -1e8)
-        return logits, self.value(h).squeeze(-1)
 
 
 def evaluate(agent: Agent, opponent: str, matches: int, preset: str,
@@ -107,13 +89,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     table_steps = args.steps // n  # each step moves every table
     t_len = min(args.rollout, table_steps)
     updates = -(-table_steps // t_len)  # the last one takes what is left
-    obs_buf = torch.zeros((t_len, n, OBS))
-    mask_buf = torch.zeros((t_len, n, ACTIONS), dtype=torch.bool)
-    act_buf = torch.zeros((t_len, n), dtype=torch.long)
-    logp_buf = torch.zeros((t_len, n))
-    rew_buf = torch.zeros((t_len, n))
-    done_buf = torch.zeros((t_len, n))
-    val_buf = torch.zeros((t_len, n))
+    rollout = Rollout(t_len, n)
 
     began = time.perf_counter()
     before = evaluations(agent, args.eval_matches, args.preset)
@@ -129,56 +105,19 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
                "updates"), TimeElapsedColumn())
     with Progress(*columns, transient=True) as progress:
         task = progress.add_task("train", total=updates)
-        for update in range(1, updates + 1):
-            length = min(t_len, table_steps - (update - 1) * t_len)
+        for number in range(1, updates + 1):
+            length = min(t_len, table_steps - (number - 1) * t_len)
             batch = n * length
             for t in range(length):
-                with torch.no_grad():
-                    logits, value = agent.logits(obs, mask)
-                dist: Any = torch.distributions.Categorical(logits=logits)  # untyped
-                action = dist.sample()
-                obs_buf[t], mask_buf[t], act_buf[t] = obs, mask, action
-                logp_buf[t], val_buf[t] = dist.log_prob(action), value
+                action = rollout.act(agent, t, obs, mask)
                 obs_np, rewards, terms, truncs, info = env.step(action.numpy())
-                rew_buf[t] = torch.as_tensor(rewards, dtype=torch.float32)
-                done_buf[t] = torch.as_tensor(terms | truncs, dtype=torch.float32)
+                rollout.rewarded(t, rewards, terms | truncs)
                 obs = torch.as_tensor(obs_np)
                 mask = torch.as_tensor(info["action_mask"].astype(bool))
             steps += batch
-            with torch.no_grad():
-                _, next_value = agent.logits(obs, mask)
-            advantages = torch.zeros_like(rew_buf)
-            last = torch.zeros(n)
-            for t in reversed(range(length)):
-                following = next_value if t == length - 1 else val_buf[t + 1]
-                alive = 1.0 - done_buf[t]
-                delta = rew_buf[t] + args.gamma * following * alive - val_buf[t]
-                last = delta + args.gamma * args.gae_lambda * alive * last
-                advantages[t] = last
-            returns = advantages + val_buf
-            flat = [x[:length].reshape(batch, *x.shape[2:]) for x in
-                    (obs_buf, mask_buf, act_buf, logp_buf, advantages, returns)]
-            b_obs, b_mask, b_act, b_logp, b_adv, b_ret = flat
-            size = max(1, batch // args.minibatches)
-            for _epoch in range(args.epochs):
-                order = torch.randperm(batch)
-                for start in range(0, batch, size):
-                    idx = order[start:start + size]
-                    logits, value = agent.logits(b_obs[idx], b_mask[idx])
-                    dist = torch.distributions.Categorical(logits=logits)
-                    ratio = (dist.log_prob(b_act[idx]) - b_logp[idx]).exp()
-                    adv = b_adv[idx]
-                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                    clip = torch.clamp(ratio, 1 - args.clip, 1 + args.clip)
-                    policy_loss = -torch.min(ratio * adv, clip * adv).mean()
-                    value_loss = 0.5 * ((value - b_ret[idx]) ** 2).mean()
-                    loss = policy_loss + 0.5 * value_loss - args.entropy * dist.entropy().mean()
-                    optimizer.zero_grad()
-                    loss.backward()
-                    nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
-                    optimizer.step()
-            if (update % args.eval_every == 0 or update & (update - 1) == 0
-                    or update == updates):
+            update(agent, optimizer, rollout, length, obs, mask, args)
+            if (number % args.eval_every == 0 or number & (number - 1) == 0
+                    or number == updates):
                 figures = evaluations(agent, args.eval_matches, args.preset)
                 curve.append({"steps": steps, **{k: e.to_json() for k, e in figures.items()}})
             progress.advance(task)
