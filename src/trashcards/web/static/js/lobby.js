@@ -268,10 +268,10 @@ async function createOnDevice(seats, refuse) {
     return;
   }
   try {
-    const answer = await createLocalTable(chosenRules(), seats);
+    const answer = await createLocalTable(chosenRules(), seats, null, $("table-hints").checked);
     store.addSeats(answer.table_id, answer.seats);
     store.updateTable(answer.table_id, { created: Date.now() });
-    location.assign(answer.invite);
+    location.assign(paths.tablePage(answer.table_id));
   } catch (error) {
     refuse(t("create.failed", { reason: error.message }));
   }
