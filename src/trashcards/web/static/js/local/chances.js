@@ -4,16 +4,18 @@
 // the unseen cards drawn as trashcards.deals.sample_state does, every legal action of the
 // seat to act played out by everyone like the "good" computer to the end of the match,
 // and the best of them for that seat (by match, then round, then legal order) gives
-// every seat's chances. Far fewer deals than a server, within a time budget spent in
-// short slices so that moves never wait: the frame says it is coarser ("coarse", as the
-// server marks its own coarser chances, and engine "local").
+// every seat's chances. Played out to the end of the match (there is no match-odds table
+// here), with the deals a time budget allows, spent in short slices so that moves never
+// wait: the frame says it is coarser ("coarse", as the server marks its own chances
+// without an odds table, and engine "local").
 
 import * as engine from "./engine.js";
 import { decide } from "./bots.js";
 import { sampleState } from "./hint.js";
 
 /** Why these chances are coarser than a server's (the frame's `coarse`). */
-export const LOCAL_COARSE = "computed on this device, with far fewer deals than a server";
+export const LOCAL_COARSE = ("computed on this device: no match-odds table, played out to "
+  + "the end of the match, with the deals its time allows");
 const DECISIONS = new Set(["draw", "wild", "swap"]);
 
 /** Play `state` out with the greedy bot for every seat to the end of the match:
