@@ -194,11 +194,21 @@ def test_the_static_build_under_a_sub_path_plays_offline_after_one_visit(
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.add_init_script("window.trashBotDelay = 0;")
+        # The origin holds another app's cache (another project site) and one named as
+        # before the caches were named after their root.
+        page.goto(f"{host}/")
+        page.evaluate("Promise.all([caches.open('trash-shell-/other/0123abcd'),"
+                      " caches.open('trash-shell-0123abcd')])")
+        requested.clear()
         # A first visit straight to a table's address: the host's 404.html of /trash/.
         page.goto(f"{base}/t/local-nothing-here")
         page.wait_for_selector("#gone:not([hidden])")
         assert page.evaluate("getComputedStyle(document.body).backgroundImage") != "none"
         _wait_controlled(page)  # it installs the worker, at the app's root
+        caches = sorted(page.evaluate("caches.keys()"))
+        assert caches[0] == "trash-shell-/other/0123abcd"
+        assert caches[1].startswith("trash-shell-/trash/")
+        assert len(caches) == 2
         page.goto(f"{base}/")
         assert page.evaluate(CONTROLLED)
         assert page.evaluate("navigator.serviceWorker.getRegistration()"

@@ -16,8 +16,17 @@ const SHELL = "__SHELL__";
 const PAGES = "__PAGES__";
 const ROOT_MARK = "__ROOT_MARK__";
 const ROOT = new URL("./", self.location.href).pathname;
-const PREFIX = "trash-shell-";
+// The caches are the origin's, shared by every app on it (GitHub Pages serves all of a
+// user's project sites from one origin): this app's are named after its ROOT.
+const PREFIX = `trash-shell-${ROOT}`;
 const CACHE = PREFIX + VERSION;
+
+/** Whether cache `key` is one of this app's (any version), or of the versions before
+ *  the caches were named after the root ("trash-shell-VERSION"). */
+function ours(key) {
+  if (key.startsWith(PREFIX)) return !key.slice(PREFIX.length).includes("/");
+  return /^trash-shell-[0-9a-f]+$/.test(key);
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -29,7 +38,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) {
-      if (key.startsWith(PREFIX) && key !== CACHE) await caches.delete(key);
+      if (ours(key) && key !== CACHE) await caches.delete(key);
     }
     await self.clients.claim();
   })());
