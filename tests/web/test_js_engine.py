@@ -101,3 +101,16 @@ def test_hints_on_this_device_sample_deals_that_agree_with_the_view() -> None:
                           text=True, check=False, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "# pass 3" in done.stdout
+
+
+def test_win_chances_on_this_device_read_the_public_view_only() -> None:
+    """tests/web/js/chances.test.mjs: other hidden cards give the same chances for a seed;
+    every seat's match chances sum to 1 (the bar's percentages to 100) and repeat with a
+    seed; the frame is the server's, marked coarser; a stale version's is never sent."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    done = subprocess.run([node, "--test", str(TESTS / "chances.test.mjs")],
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "# pass 4" in done.stdout

@@ -1,15 +1,24 @@
 """The offline app's server side (trashcards.web.offline): the worker's version follows
-every shell file, the worker lists them all, and the static build writes the whole app."""
+every shell file, the worker lists them all, and the static build writes the whole app,
+with relative addresses only (so it may be served under any path)."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from trashcards.web.offline import manifest, service_worker, shell_urls, shell_version
+from trashcards.web.offline import (
+    ROOT_MARK,
+    manifest,
+    render_pages,
+    service_worker,
+    shell_urls,
+    shell_version,
+)
 from trashcards.web.settings import Settings
 
 STATIC = Settings().static_dir
@@ -19,10 +28,11 @@ TEMPLATES = Settings().templates_dir
 def test_the_worker_lists_every_static_file_and_the_pages() -> None:
     worker = service_worker(STATIC, TEMPLATES)
     urls = shell_urls(STATIC)
-    for url in ("/pages/table.html", "/static/js/table.js", "/static/i18n/vi.json",
-                "/static/icons/icon-512.png", "/static/css/app.css", "/manifest.webmanifest"):
+    for url in ("pages/table.html", "static/js/table.js", "static/i18n/vi.json",
+                "static/icons/icon-512.png", "static/css/app.css", "manifest.webmanifest"):
         assert url in urls
-    assert "/static/sw.js" not in urls
+    assert "static/sw.js" not in urls
+    assert not any(url.startswith("/") for url in urls)  # relative to the worker's folder
     assert json.dumps(urls) in worker
     assert "__VERSION__" not in worker
     assert "__SHELL__" not in worker
@@ -49,9 +59,10 @@ def test_the_version_changes_with_any_shell_file(tmp_path: Path) -> None:
 def test_the_manifest_is_standalone_with_icons() -> None:
     data = manifest()
     assert data["display"] == "standalone"
-    assert data["start_url"] == "/"
+    # relative to the manifest, which is at the app's root, wherever that is
+    assert data["start_url"] == data["scope"] == data["id"] == "./"
     for icon in data["icons"]:
-        assert (STATIC / icon["src"].removeprefix("/static/")).is_file()
+        assert (STATIC / icon["src"].removeprefix("static/")).is_file()
 
 
 def test_build_static_writes_the_pages_worker_and_manifest(tmp_path: Path) -> None:
@@ -88,3 +99,32 @@ def test_build_static_with_a_server_tells_every_page_and_refuses_a_bad_address(
     assert bad.returncode == 1
     assert "--server must be an http(s) address" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+#: An address from a host's root in a page: ``href="/…"`` or ``src="/…"``.
+_ABSOLUTE = re.compile(r'(?:href|src)="/')
+
+
+def test_the_servers_pages_start_every_address_at_its_root() -> None:
+    for name, text in render_pages(TEMPLATES).items():
+        assert '<meta name="trash-root" content="/">' in text, name
+        assert 'href="/static/css/app.css"' in text, name
+
+
+def test_build_static_writes_relative_addresses_only(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "trashcards", "build-static", str(out)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    roots = {"index.html": "./", "t/index.html": "../", "404.html": "../",
+             "review/index.html": "../", "rules/index.html": "../",
+             "rules/es/index.html": "../../", "pages/table.html": ROOT_MARK}
+    for name, root in roots.items():
+        text = (out / name).read_text(encoding="utf-8")
+        assert f'<meta name="trash-root" content="{root}">' in text, name
+        assert f'href="{root}static/css/app.css"' in text, name
+    pages = [p for p in out.rglob("*.html") if "static" not in p.relative_to(out).parts]
+    assert len(pages) >= 12
+    for page in pages:
+        assert not _ABSOLUTE.search(page.read_text(encoding="utf-8")), page
+    assert ROOT_MARK in (out / "sw.js").read_text(encoding="utf-8")

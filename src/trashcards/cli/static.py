@@ -19,9 +19,11 @@ def build_static_command(directory: Path, server: str) -> None:
     """Write the whole browser app to DIRECTORY as static files (pages, scripts, styles,
     catalogs, icons, the service worker and the manifest).
 
-    Serve DIRECTORY at the root of any static host (e.g. GitHub Pages with a custom
-    domain); the app installs and plays "On this device" tables offline with no Python
-    server. Online tables need 'trashcards serve': the same origin, or --server.
+    Serve DIRECTORY from any static host, at its root or under any path: every address
+    in the pages is relative, so a GitHub Pages project site
+    (https://user.github.io/REPO/) works as a custom domain does. The app installs and
+    plays "On this device" tables offline with no Python server. Online tables need
+    'trashcards serve': the same origin, or --server.
     """
     from ..web.offline import build_static
     from ..web.settings import Settings

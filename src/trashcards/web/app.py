@@ -189,7 +189,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         async def endpoint(request: Request) -> Response:
             if not (Path(settings.templates_dir) / name).is_file():
                 return PlainTextResponse(f"{name} is not there yet", status_code=404)
-            return templates.TemplateResponse(request, name,
+            # served at the host's root: every address from "/" (docs/offline.md)
+            return templates.TemplateResponse(request, name, {"root": "/"},
                                               headers={"Cache-Control": "no-cache"})
         return endpoint
 

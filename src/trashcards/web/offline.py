@@ -1,12 +1,20 @@
 """The installable, offline app (docs/offline.md): the web app manifest, the service
 worker and the static build.
 
-The service worker is ``static/sw.js`` with two blanks filled here: the list of files of
+The service worker is ``static/sw.js`` with its blanks filled here: the list of files of
 the app shell (every static file, and the pages rendered from ``templates/`` at
-``/pages/NAME.html``) and a version, the SHA-256 of all of them. Any change to any shell file
+``pages/NAME.html``) and a version, the SHA-256 of all of them. Any change to any shell file
 changes the worker's text, so the browser installs the new version beside the old one
 into a cache of its own, and the page offers "reload to update"; until then every page
 is served from the old cache only, so no page mixes the two versions.
+
+The app may be served under any path (``https://user.github.io/REPO/``), not only at a
+host's root: every address a page, the worker or the manifest uses is relative to the
+app's root. A page is rendered with ``root``, the root as that page reaches it (``/``
+from ``trashcards serve``; ``./``, ``../`` or ``../../`` in a static build, by the page's
+depth); the worker's own copies of the pages (``pages/``) carry :data:`ROOT_MARK`, which
+the worker replaces with its scope when it answers a page; the worker's addresses and
+the manifest's are relative to where they are.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from typing import Any, Final
 
 import jinja2
 
-__all__ = ["MANIFEST_PATH", "PAGE_NAMES", "SW_PATH", "build_static", "manifest",
+__all__ = ["MANIFEST_PATH", "PAGE_NAMES", "ROOT_MARK", "SW_PATH", "build_static", "manifest",
            "render_pages", "service_worker", "shell_urls", "shell_version"]
 
 SW_PATH: Final = "/sw.js"
@@ -29,12 +37,23 @@ MANIFEST_PATH: Final = "/manifest.webmanifest"
 #: The pages, each rendered from ``templates/NAME`` (which extends ``base.html``) and
 #: served, for the worker, at ``/pages/NAME``.
 PAGE_NAMES: Final = ("index.html", "table.html", "party.html", "rules.html", "review.html")
-#: The pages of the shell: the address (or, ending in ``/``, the addresses under it) and
-#: the rendered page that answers it. The worker answers every table, party and rules
-#: language address with the one page.
-PAGES: Final = {"/": "/pages/index.html", "/t/": "/pages/table.html",
-                "/p/": "/pages/party.html", "/rules": "/pages/rules.html",
-                "/rules/": "/pages/rules.html", "/review": "/pages/review.html"}
+#: The pages of the shell: the address below the app's root (or, ending in ``/``, the
+#: addresses under it) and the rendered page that answers it. The worker answers every
+#: table, party and rules language address with the one page.
+PAGES: Final = {"": "pages/index.html", "index.html": "pages/index.html",
+                "t/": "pages/table.html", "p/": "pages/party.html",
+                "rules": "pages/rules.html", "rules/": "pages/rules.html",
+                "review": "pages/review.html", "review/": "pages/review.html"}
+#: The root of the worker's copies of the pages in a static build: the worker puts the
+#: app's root (its scope's path) in its place when it answers a page.
+ROOT_MARK: Final = "__TRASH_ROOT__/"
+#: The depth of each page a static build writes: its ``root``, relative.
+_STATIC_PAGES: Final = {"index.html": ("index.html", "./"), "t/index.html": ("table.html", "../"),
+                        "p/index.html": ("party.html", "../"),
+                        "rules/index.html": ("rules.html", "../"),
+                        "review/index.html": ("review.html", "../"),
+                        # a host answers an unknown address (/t/local-…) with it
+                        "404.html": ("table.html", "../")}
 _TEMPLATE: Final = "sw.js"  # in static/, not itself a shell file
 _SKIP: Final = frozenset({_TEMPLATE})
 
@@ -45,18 +64,19 @@ def _static_files(static_dir: Path) -> list[Path]:
                   and not p.name.startswith("."))
 
 
-def render_pages(templates_dir: Path) -> dict[str, str]:
+def render_pages(templates_dir: Path, root: str = "/") -> dict[str, str]:
     """Every page's HTML, by name (``index.html``…), rendered from its template as the
-    server renders it."""
+    server renders it, its addresses starting with ``root``."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(templates_dir), autoescape=True)
-    return {name: env.get_template(name).render() for name in PAGE_NAMES}
+    return {name: env.get_template(name).render(root=root) for name in PAGE_NAMES}
 
 
 def shell_urls(static_dir: Path) -> list[str]:
-    """Every address the worker caches: the manifest, the pages and every static file."""
-    files = [f"/static/{p.relative_to(static_dir).as_posix()}"
+    """Every address the worker caches, relative to the app's root: the manifest, the
+    pages and every static file."""
+    files = [f"static/{p.relative_to(static_dir).as_posix()}"
              for p in _static_files(static_dir)]
-    return [MANIFEST_PATH, *(f"/pages/{name}" for name in PAGE_NAMES), *files]
+    return [MANIFEST_PATH.lstrip("/"), *(f"pages/{name}" for name in PAGE_NAMES), *files]
 
 
 def shell_version(static_dir: Path, templates_dir: Path) -> str:
@@ -84,23 +104,24 @@ def service_worker(static_dir: Path, templates_dir: Path, server: str = "") -> s
         version = hashlib.sha256(f"{version} {server}".encode()).hexdigest()[:16]
     return (template.replace('"__VERSION__"', json.dumps(version))
             .replace('"__SHELL__"', json.dumps(shell_urls(static_dir)))
-            .replace('"__PAGES__"', json.dumps(PAGES)))
+            .replace('"__PAGES__"', json.dumps(PAGES))
+            .replace('"__ROOT_MARK__"', json.dumps(ROOT_MARK)))
 
 
 def manifest() -> dict[str, Any]:
-    """The web app manifest."""
-    icons = [{"src": f"/static/icons/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png",
+    """The web app manifest; its addresses are relative to it (the app's root)."""
+    icons = [{"src": f"static/icons/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png",
               "purpose": "any"} for n in (192, 512)]
-    icons.append({"src": "/static/icons/maskable-512.png", "sizes": "512x512",
+    icons.append({"src": "static/icons/maskable-512.png", "sizes": "512x512",
                   "type": "image/png", "purpose": "maskable"})
     return {
         "name": "Trash — the card game",
         "short_name": "Trash",
         "description": "Trash (Garbage, Ten): play against the computer or at one device, "
                        "online or offline.",
-        "id": "/",
-        "start_url": "/",
-        "scope": "/",
+        "id": "./",
+        "start_url": "./",
+        "scope": "./",
         "display": "standalone",
         "background_color": "#0f4a36",
         "theme_color": "#0f4a36",
@@ -118,8 +139,9 @@ def build_static(static_dir: Path, templates_dir: Path, out: Path,
     """Write the whole app as static files into ``out`` (made if missing): the pages at
     the addresses a static host serves (``index.html``, ``t/index.html``, ``rules/es/…``;
     ``404.html`` is the table page, so a host that answers an unknown address with it
-    opens ``/t/ID`` on a first visit) and at ``pages/`` (the worker's copies),
-    ``static/``, the worker and the manifest. Returns
+    opens ``t/ID`` on a first visit) and at ``pages/`` (the worker's copies),
+    ``static/``, the worker and the manifest. Every address in them is relative, so
+    ``out`` may be served at a host's root or under any path. Returns
     the files written. ``server`` is the address of a ``trashcards serve`` for online
     tables (it must allow this host's origin: ``--allow-origin``); without it the pages
     use their own origin."""
@@ -133,17 +155,15 @@ def build_static(static_dir: Path, templates_dir: Path, out: Path,
         shutil.rmtree(target)
     shutil.copytree(static_dir, target, ignore=shutil.ignore_patterns(_TEMPLATE, ".*"))
     written = [p for p in target.rglob("*") if p.is_file()]
-    pages = {"index.html": "index.html", "t/index.html": "table.html",
-             "p/index.html": "party.html", "rules/index.html": "rules.html",
-             "review/index.html": "review.html", "404.html": "table.html",
-             **{f"pages/{name}": name for name in PAGE_NAMES}}
+    pages = {**_STATIC_PAGES, **{f"pages/{name}": (name, ROOT_MARK) for name in PAGE_NAMES}}
     for lang in sorted(p.stem for p in (static_dir / "rules").glob("*.html")):
-        pages[f"rules/{lang}/index.html"] = "rules.html"
-    rendered = render_pages(templates_dir)
-    for name, source in pages.items():
+        pages[f"rules/{lang}/index.html"] = ("rules.html", "../../")
+    rendered = {root: render_pages(templates_dir, root)
+                for root in {root for _source, root in pages.values()}}
+    for name, (source, root) in pages.items():
         path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = rendered[source]
+        text = rendered[root][source]
         if server:  # every page (not the rules fragments under static/rules/)
             text = text.replace("<head>", "<head>\n  " + server_meta(server), 1)
         path.write_text(text, encoding="utf-8")

@@ -1,6 +1,7 @@
 """A static host for the browser tests of the offline app: the output of
 ``trashcards build-static`` served as GitHub Pages serves a site (an unknown address
-answers 404 with ``404.html``)."""
+answers 404 with the ``404.html`` of the nearest folder that has one, so a build in
+``DIR/REPO/`` is served as a project site is, under ``/REPO/``)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from typing import Any
 
 
 @contextmanager
-def static_host(root: Path) -> Iterator[str]:
-    """Serve ``root`` on a free port of 127.0.0.1; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(root))
+def static_host(root: Path, requested: list[str] | None = None) -> Iterator[str]:
+    """Serve ``root`` on a free port of 127.0.0.1; yields the base URL. Every path asked
+    for is added to ``requested``, if given."""
+    handler = functools.partial(_QuietHandler, directory=str(root),
+                                requested=requested if requested is not None else [])
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -30,12 +33,32 @@ def static_host(root: Path) -> Iterator[str]:
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     """A static host as GitHub Pages is: an unknown address answers 404 with 404.html."""
 
+    def __init__(self, *args: Any, requested: list[str], **kwargs: Any) -> None:
+        self.requested = requested
+        super().__init__(*args, **kwargs)
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
+    def parse_request(self) -> bool:
+        parsed = super().parse_request()
+        if parsed:
+            self.requested.append(self.path)
+        return parsed
+
+    def _not_found_page(self) -> Path:
+        """The 404.html of the nearest folder of the address that has one."""
+        site = Path(self.directory)
+        parts = [p for p in self.path.split("?")[0].split("/") if p and p not in (".", "..")]
+        for depth in range(len(parts), -1, -1):
+            page = site.joinpath(*parts[:depth], "404.html")
+            if page.is_file():
+                return page
+        return site / "404.html"
+
     def send_error(self, code: int, message: str | None = None,
                    explain: str | None = None) -> None:
-        page = Path(self.directory) / "404.html"
+        page = self._not_found_page()
         if code != 404 or not page.is_file():
             super().send_error(code, message, explain)
             return

@@ -128,6 +128,9 @@ def _check_frames(frames: list[dict[str, Any]], record_path: Path) -> int:
         texts.append("[" + events_text(events, state) + "]")
     checked = 0
     for frame in frames:
+        if frame["type"] == "chances":
+            _check_chances(frame, len(record.players), len(states))
+            continue
         if frame["type"] not in ("state", "events"):
             assert frame["type"] in ("joined", "history", "table", "error", "pong"), frame
             assert "stock" not in json.dumps(frame.get("table", {}))
@@ -140,6 +143,27 @@ def _check_frames(frames: list[dict[str, Any]], record_path: Path) -> int:
             assert frame["events"] == want
         checked += 1
     return checked
+
+
+#: A win-chance frame computed on this device: the server's fields (docs/protocol.md), the
+#: mark that it is coarser, and how many deals: numbers only, nothing about any card.
+CHANCES_KEYS = {"type", "version", "match_win", "round_win", "source", "coarse", "engine",
+                "samples"}
+
+
+def _check_chances(frame: dict[str, Any], players: int, versions: int) -> None:
+    """A ``chances`` frame carries every seat's chances and nothing else (no card)."""
+    assert set(frame) <= CHANCES_KEYS, frame
+    assert 0 <= frame["version"] < versions
+    assert frame["source"] in ("search", "final")
+    assert len(frame["match_win"]) == players
+    assert abs(sum(frame["match_win"]) - 1) < 1e-3
+    assert frame["round_win"] is None or len(frame["round_win"]) == players
+    assert all(isinstance(v, (int, float)) for v in
+               [*frame["match_win"], *(frame["round_win"] or []), frame.get("samples", 0)])
+    if frame["source"] != "final":
+        assert frame["engine"] == "local"
+        assert frame["coarse"]
 
 
 def test_offline_a_match_against_the_computer_and_a_hot_seat_round(
@@ -239,3 +263,57 @@ def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: P
         assert rows.count() >= 1
         assert rows.count() <= max(legal, 1) + 1  # the call is a button too
         assert "Computed on this device" in page.inner_text("#hint-panel caption")
+
+
+def _bar(page: Any) -> dict[str, Any]:
+    return page.evaluate("""() => { const bar = document.getElementById('winbar');
+        return {hidden: bar.hidden, version: bar.dataset.version || null,
+                board: document.body.dataset.version, engine: bar.dataset.engine || null,
+                note: bar.querySelector('.winbar-note')?.textContent || '',
+                percents: [...bar.querySelectorAll('.winbar-legend li')].map((li) =>
+                    Number(/(\\d+) %/.exec(li.textContent)[1]))}; }""")
+
+
+def test_offline_the_win_bar_is_computed_on_this_device_and_follows_the_board(
+        new_context: Any, server: str) -> None:
+    _context, page, frames = _open_offline(new_context, server)
+    _create_on_device(page, [("me", None), ("bot", "greedy")], rounds=2)
+    seen = []
+    for _turn in range(8):
+        if wait_for_turn_or_end(page) in OVER:
+            break
+        # The bar comes for the version the board shows, never ahead of it.
+        page.wait_for_function("() => document.getElementById('winbar').dataset.version"
+                               " === document.body.dataset.version")
+        bar = _bar(page)
+        assert not bar["hidden"]
+        assert bar["engine"] == "local"
+        assert "On this device" in bar["note"]
+        assert sum(bar["percents"]) == 100
+        assert len(bar["percents"]) == 2
+        seen.append(bar["version"])
+        take_one_decision(page)
+        bar = _bar(page)
+        assert int(bar["version"]) <= int(bar["board"])
+    assert len(seen) >= 3
+    assert len(set(seen)) == len(seen)
+    chances = [f for f in frames if f["type"] == "chances"]
+    assert {str(f["version"]) for f in chances} >= set(seen)
+    for frame in chances:
+        _check_chances(frame, 2, 10_000)
+    assert page.errors == []
+
+
+def test_offline_a_table_without_hints_shows_its_players_no_win_bar(
+        new_context: Any, server: str) -> None:
+    _context, page, frames = _open_offline(new_context, server)
+    page.uncheck("#table-hints")
+    _create_on_device(page, [("me", None), ("bot", "greedy")], rounds=2)
+    for _turn in range(3):
+        assert wait_for_turn_or_end(page) == "act"
+        take_one_decision(page)
+    assert wait_for_turn_or_end(page) == "act"
+    page.wait_for_timeout(1500)  # time enough for chances to come, were they sent
+    assert [f for f in frames if f["type"] == "chances"] == []
+    assert page.evaluate("document.getElementById('winbar').hidden")
+    assert page.evaluate("document.body.dataset.hint") == "0"

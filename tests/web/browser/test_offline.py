@@ -1,6 +1,7 @@
 """The installable app in a real browser (docs/offline.md): the manifest is valid, the
 service worker controls the page, the pages load with the network off after one visit,
-and a new version replaces the old one whole."""
+a new version replaces the old one whole, and a static build plays under a sub-path as
+at a host's root."""
 
 from __future__ import annotations
 
@@ -12,13 +13,17 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from browserkit import serve
+from browserkit import serve, take_one_decision, wait_for_turn_or_end
 from statichost import static_host
 
+from trashcards.record import loads
 from trashcards.web.offline import build_static
 from trashcards.web.settings import Settings
 
 CONTROLLED = "navigator.serviceWorker.controller !== null"
+#: A table page showing its board (the worker has answered).
+SHOWN = ("() => document.body.dataset.acting !== undefined"
+         " && !document.getElementById('game').hidden")
 
 
 def _wait_controlled(page: Any) -> None:
@@ -37,14 +42,14 @@ def test_the_manifest_is_valid_and_its_icons_are_the_sizes_it_says(server: str) 
         assert response.headers["Content-Type"].startswith("application/manifest+json")
         manifest = json.loads(response.read())
     assert manifest["display"] == "standalone"
-    assert manifest["start_url"] == "/"
+    assert manifest["start_url"] == "./"
     assert manifest["name"]
     assert manifest["short_name"]
     assert manifest["theme_color"].startswith("#")
     assert manifest["background_color"].startswith("#")
     sizes = set()
     for icon in manifest["icons"]:
-        with urllib.request.urlopen(server + icon["src"]) as response:
+        with urllib.request.urlopen(f"{server}/{icon['src']}") as response:
             width, height = _png_size(response.read())
         assert f"{width}x{height}" == icon["sizes"]
         sizes.add(icon["sizes"])
@@ -174,3 +179,84 @@ def test_the_static_build_given_a_server_plays_online_tables_there(
             assert info["seats"][0]["name"] == "Ana"
             assert info["status"] == "playing"
             assert page.evaluate("document.body.dataset.version") == str(info["version"])
+
+
+def test_the_static_build_under_a_sub_path_plays_offline_after_one_visit(
+        new_context: Any, tmp_path: Path) -> None:
+    """A GitHub Pages project site: the build at https://user.github.io/REPO/. Every
+    address the pages, the worker and the manifest ask for stays under /REPO/."""
+    build_static(Settings().static_dir, Settings().templates_dir, tmp_path / "host" / "trash")
+    requested: list[str] = []
+    with static_host(tmp_path / "host", requested) as host:
+        base = f"{host}/trash"
+        context = new_context(accept_downloads=True)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.add_init_script("window.trashBotDelay = 0;")
+        # The origin holds another app's cache (another project site) and one named as
+        # before the caches were named after their root.
+        page.goto(f"{host}/")
+        page.evaluate("Promise.all([caches.open('trash-shell-/other/0123abcd'),"
+                      " caches.open('trash-shell-0123abcd')])")
+        requested.clear()
+        # A first visit straight to a table's address: the host's 404.html of /trash/.
+        page.goto(f"{base}/t/local-nothing-here")
+        page.wait_for_selector("#gone:not([hidden])")
+        assert page.evaluate("getComputedStyle(document.body).backgroundImage") != "none"
+        _wait_controlled(page)  # it installs the worker, at the app's root
+        caches = sorted(page.evaluate("caches.keys()"))
+        assert caches[0] == "trash-shell-/other/0123abcd"
+        assert caches[1].startswith("trash-shell-/trash/")
+        assert len(caches) == 2
+        page.goto(f"{base}/")
+        assert page.evaluate(CONTROLLED)
+        assert page.evaluate("navigator.serviceWorker.getRegistration()"
+                             ".then(r => r.scope)") == f"{base}/"
+        assert page.evaluate("document.querySelector('link[rel=manifest]').href") \
+            == f"{base}/manifest.webmanifest"
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("#seat-rows li")
+        assert page.is_checked("#on-device")
+        page.fill("#my-name", "Ana")
+        page.select_option("#preset", "kids")
+        page.select_option("#rounds", "1")
+        page.click("#create-form button[type=submit]")
+        page.wait_for_url(f"{base}/t/local-*")
+        table = page.url
+        page.wait_for_function(SHOWN)
+        for turn in range(400):
+            state = wait_for_turn_or_end(page)
+            if state in ("round_over", "match_over"):
+                break
+            if state == "pass":
+                page.click("#pass-button")
+                continue
+            if turn == 3:  # a reload mid-turn, offline: the worker answers the page
+                page.reload()
+                page.wait_for_function(SHOWN)
+                assert page.url == table
+                continue
+            take_one_decision(page)
+        assert page.evaluate("document.body.dataset.phase") == "match_over"
+        with page.expect_download() as info:
+            page.click("#download")
+        info.value.save_as(tmp_path / "record.trash.json")
+        record = loads((tmp_path / "record.trash.json").read_text(encoding="utf-8"))
+        assert record.replay().match_winner is not None
+        # The rules and the lobby, offline, under the sub-path; a rematch stays there too.
+        page.click("#play-again")
+        page.wait_for_url(lambda url: url.startswith(f"{base}/t/local-") and url != table)
+        page.goto(f"{base}/rules/nl")
+        page.wait_for_function("document.getElementById('rules-text').textContent.length > 200")
+        assert page.evaluate("document.documentElement.lang") == "nl"
+        assert page.evaluate("document.querySelector('.topbar a.brand').href") == f"{base}/"
+        page.click(".topbar a.brand")
+        page.wait_for_selector("#mine-list li")
+        assert page.url == f"{base}/"
+        assert page.locator("#mine-list li").count() == 2
+    assert errors == []
+    outside = [path for path in requested if not path.startswith("/trash/")]
+    assert outside == []
+    assert any(path.startswith("/trash/static/") for path in requested)

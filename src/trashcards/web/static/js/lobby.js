@@ -262,13 +262,13 @@ async function createTable(event) {
         store.updateTable(id, { created: Date.now() });
       }
       store.rememberParty(answer.party_id);
-      location.assign(answer.invite || paths.partyPage(answer.party_id));
+      location.assign(paths.partyPage(answer.party_id));
       return;
     }
     const answer = await api.createTable(chosenRules(), seats, $("table-hints").checked);
     store.addSeats(answer.table_id, answer.seats || []);
     store.updateTable(answer.table_id, { created: Date.now() });
-    location.assign(answer.invite || paths.tablePage(answer.table_id));
+    location.assign(paths.tablePage(answer.table_id));
   } catch (error) {
     refuse(t("create.failed", { reason: errorText(error) }));
   }
@@ -286,10 +286,10 @@ async function createOnDevice(seats, refuse) {
     return;
   }
   try {
-    const answer = await createLocalTable(chosenRules(), seats);
+    const answer = await createLocalTable(chosenRules(), seats, null, $("table-hints").checked);
     store.addSeats(answer.table_id, answer.seats);
     store.updateTable(answer.table_id, { created: Date.now() });
-    location.assign(answer.invite);
+    location.assign(paths.tablePage(answer.table_id));
   } catch (error) {
     refuse(t("create.failed", { reason: error.message }));
   }

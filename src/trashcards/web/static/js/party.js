@@ -11,14 +11,14 @@ import {
   translatePage,
 } from "./i18n.js";
 import { api } from "./api.js";
-import { paths } from "./config.js";
+import { paths, routeParts } from "./config.js";
 import * as store from "./store.js";
 import { displayName } from "./names.js";
 import { watchTable } from "./connection.js";
 
 /** Changes that come together (a move's events, then the table) fetch the party once. */
 const SETTLE_MS = 150;
-const partyId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const partyId = decodeURIComponent(routeParts()[1] || "");
 const watching = new URLSearchParams(location.search).has("watch");
 const $ = (id) => document.getElementById(id);
 

@@ -4,6 +4,7 @@
 // runs on two versions' files.
 
 import { t } from "./i18n.js";
+import { root } from "./config.js";
 
 let reloading = false;
 
@@ -32,7 +33,8 @@ async function register() {
   if (!("serviceWorker" in navigator)) return;
   let registration;
   try {
-    registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+    // at the app's root, wherever that is (a static copy may live under a path)
+    registration = await navigator.serviceWorker.register(`${root}sw.js`, { scope: root });
   } catch {
     return;  // e.g. a page opened over plain http from another machine: online only
   }

@@ -9,7 +9,7 @@ import {
   translatePage,
 } from "./i18n.js";
 import { api } from "./api.js";
-import { paths } from "./config.js";
+import { paths, routeParts } from "./config.js";
 import { Connection, watchTable } from "./connection.js";
 import * as store from "./store.js";
 import { boardElement, centerElement } from "./board.js";
@@ -26,7 +26,7 @@ import { WinBar } from "./winbar.js";
 
 const MAX_ANIMATED = 80;
 
-const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const tableId = decodeURIComponent(routeParts()[1] || "");
 const query = new URLSearchParams(location.search);
 const watching = query.has("watch");
 
@@ -209,7 +209,7 @@ function onMessage(msg) {
       drain();
       break;
     case "rematch":
-      goToRematch(msg.table_id, msg.url);
+      goToRematch(msg.table_id);
       break;
     case "chances":
       heldChances.push(msg);
@@ -249,13 +249,13 @@ function onError(msg) {
   render();
 }
 
-function goToRematch(newId, url) {
+function goToRematch(newId) {
   if (!newId) return;
   if (app.entry.seats.length) {
     store.addSeats(newId, app.entry.seats);
     store.updateTable(newId, { created: Date.now() });
   }
-  location.assign(url || paths.tablePage(newId));
+  location.assign(paths.tablePage(newId));  // under the app's root (not the frame's url)
 }
 
 let draining = false;

@@ -1,7 +1,8 @@
 // The win-chance bar: every player's chance of winning the match, like a chess
 // evaluation bar, one coloured segment per player. The server computes the chances from
 // what everyone can see and sends them after each move ("chances" messages); players see
-// them where the table allows hints, spectators always.
+// them where the table allows hints, spectators always. A table On this device computes
+// them in its worker (local/chances.js), coarser, and the bar says so.
 
 import { t } from "./i18n.js";
 
@@ -80,6 +81,14 @@ export class WinBar {
     });
     track.setAttribute("aria-hidden", "true");
     this.root.replaceChildren(track, legend);
+    // Chances computed on this device (docs/offline.md) have far fewer deals: say so.
+    this.root.dataset.engine = message.engine || "";
+    if (message.engine === "local") {
+      const note = document.createElement("p");
+      note.className = "winbar-note";
+      note.textContent = t("winbar.local");
+      this.root.append(note);
+    }
     this.root.hidden = false;
   }
 

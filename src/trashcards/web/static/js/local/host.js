@@ -8,6 +8,7 @@ import * as engine from "./engine.js";
 import { decide } from "./bots.js";
 import { getTable, putTable } from "./db.js";
 import { hint } from "./hint.js";
+import { computeInSlices } from "./chances.js";
 
 export const LOCAL_PREFIX = "local-";
 /** The computer levels that run on this device (the expert searches on a server). */
@@ -59,8 +60,9 @@ function seatNames(seats) {
 }
 
 /** Make a table on this device: {table_id, seats: [{seat, token, name}], invite}. Seats
- *  are {kind: "me" | "hotseat" | "bot", name, bot}. */
-export async function createLocalTable(rulesJson, seatSpecs, copyFrom = null) {
+ *  are {kind: "me" | "hotseat" | "bot", name, bot}; `hints`: whether the seats may ask
+ *  for hints and see the win chances (the lobby's option, as on a server). */
+export async function createLocalTable(rulesJson, seatSpecs, copyFrom = null, hints = true) {
   const rules = engine.makeRules(rulesJson);
   if (seatSpecs.length < 2 || seatSpecs.length > 4) throw new Error("a table has 2 to 4 seats");
   for (const seat of seatSpecs) {
@@ -83,6 +85,7 @@ export async function createLocalTable(rulesJson, seatSpecs, copyFrom = null) {
   const table = {
     id, rules: engine.rulesToDict(rules), seats, moves: [], cuts: null, bots,
     created: Date.now(), ready: [], rematch: null, status: "playing", info: null,
+    hints: hints !== false,
   };
   table.info = tableInfo(table, null);
   await putTable(table);
@@ -107,7 +110,7 @@ export function tableInfo(table, state) {
       ...(s.kind === "bot" ? { bot: s.bot } : {}) })),
     version: table.moves.length, round_pause: 0, ready: [...table.ready],
     rematch: table.rematch, decks: engine.deckCount(rules, table.seats.length), party: null,
-    progress, hints: true, local: true,
+    progress, hints: table.hints !== false, local: true,
   };
 }
 
@@ -134,10 +137,13 @@ export function recordText(table, complete) {
 
 export class Host {
   /** @param {(msg: object) => void} post sends a frame to the page */
-  constructor(post, { botDelay = 500, hintBudget = 500 } = {}) {
+  constructor(post, { botDelay = 500, hintBudget = 500, chancesBudget = 400 } = {}) {
     this.post = post;
     this.botDelay = botDelay;
     this.hintBudget = hintBudget;
+    this.chancesBudget = chancesBudget;
+    this.chances = null;  // the latest win-chance frame sent, and the version computing
+    this.chancesAt = -1;
     this.table = null;
     this.state = null;
     this.moveEvents = [];  // the browser events of each move
@@ -217,6 +223,7 @@ export class Host {
     }
     this.sendRecord();
     this.schedule();
+    this.updateChances();
   }
 
   viewSeat() { return this.seats.length ? this.seats[0] : null; }
@@ -289,6 +296,25 @@ export class Host {
     }
     this.sendRecord();
     this.schedule();
+    this.updateChances();
+  }
+
+  /** After a version's frames: its win chances (local/chances.js), from the public view,
+   *  computed in slices between moves and dropped when the table moves on. As on a
+   *  server, players see them where the table allows hints, a page with no seat always. */
+  updateChances() {
+    const version = this.table.moves.length;
+    if (!this.joined || (this.table.hints === false && this.seats.length)) return;
+    if (this.chances && this.chances.version === version) {
+      this.post(this.chances);
+      return;
+    }
+    if (this.chancesAt === version) return;  // being computed: sent when done
+    this.chancesAt = version;
+    computeInSlices(this.state, this.rules,
+      new engine.PyRandom(seedFromCrypto()), version,
+      (frame) => { this.chances = frame; this.post(frame); },
+      () => this.table.moves.length !== version, { budgetMs: this.chancesBudget });
   }
 
   sendHistory(before) {
@@ -328,6 +354,10 @@ export class Host {
     const seat = this.seatOf(msg.token);
     const version = this.table.moves.length;
     if (seat === null) { this.error("bad_token", "not a seat of this table"); return; }
+    if (this.table.hints === false) {
+      this.error("hints_off", "the creator of this table did not allow hints");
+      return;
+    }
     if (msg.version !== version) { this.error("stale_version", "the table has moved on"); return; }
     if (engine.toAct(this.state) !== seat) {
       this.error("not_your_turn", "a hint is for the seat to act");
@@ -359,7 +389,7 @@ export class Host {
       const specs = this.table.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot }
         : { kind: s.kind, name: s.name }));
       const made = await createLocalTable(this.table.rules, specs,
-        this.table.seats.map((s) => s.token));
+        this.table.seats.map((s) => s.token), this.table.hints);
       this.table.rematch = made.table_id;
       await putTable(this.table);
     }
