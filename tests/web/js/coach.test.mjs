@@ -1,0 +1,88 @@
+// The coach on this device (static/js/local/coach.js, local/review.js) against the
+// Python coach (trashcards.ai.compare, .reasons, .review) on the same made-up outcomes:
+// the same ranking, ties, paired intervals, reasons, judgements and whole reviews. The
+// cases are written by tests/web/jscoach.py (run from tests/web/test_js_coach.py, which
+// passes their file in TRASH_COACH_CASES); without it this file checks nothing.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as engine from "../../../src/trashcards/web/static/js/local/engine.js";
+import { decide } from "../../../src/trashcards/web/static/js/local/bots.js";
+import { comparisonOf, confirmPaired, decisionJson, hintJson, sampleAdaptively, verdict }
+  from "../../../src/trashcards/web/static/js/local/coach.js";
+import { reviewRecord } from "../../../src/trashcards/web/static/js/local/review.js";
+
+const FILE = process.env.TRASH_COACH_CASES;
+const cases = FILE ? readFileSync(FILE, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l))
+  : [];
+const SAMPLES = 16;
+const EXTRA = 200;
+const BATCH = 16;
+
+/** -0 is 0 (Python writes -0.0 where JavaScript's JSON writes 0). */
+const norm = (value) => JSON.parse(JSON.stringify(value, (_k, v) => (Object.is(v, -0) ? 0 : v)));
+
+function drawFrom(table) {
+  return (actions, start, count) => actions.map((a) => ({
+    match: table[a].match.slice(start, start + count),
+    round: table[a].round.slice(start, start + count),
+  }));
+}
+
+function compared(view, rules, table) {
+  const data = sampleAdaptively(view.legal, view.to_act, drawFrom(table), SAMPLES, EXTRA, BATCH);
+  return comparisonOf(view, view.legal, data, decide("greedy", view, null, rules));
+}
+
+function checker(view, fresh, taken) {
+  const seat = view.to_act;
+  return (versus) => confirmPaired((start, count) => [
+    fresh[versus].match.slice(start, start + count).map((m) => m[seat]),
+    fresh[taken].match.slice(start, start + count).map((m) => m[seat])], 2 * SAMPLES, EXTRA, BATCH);
+}
+
+test("hints: the same best, ties, chances, paired intervals and reasons", () => {
+  const hints = cases.filter((c) => c.kind === "hint");
+  const codes = new Set();
+  for (const [i, item] of hints.entries()) {
+    const rules = engine.makeRules(item.rules);
+    const found = compared(item.view, rules, item.outcomes);
+    const answer = hintJson(item.view, rules, found);
+    assert.deepEqual(norm(answer), norm(item.hint), `case ${i}`);
+    for (const line of answer.actions) codes.add(line.reason.code);
+    const judged = verdict(item.view, item.taken, found, checker(item.view, item.fresh, item.taken),
+      0.005, item.missed);
+    assert.deepEqual(norm(decisionJson(judged)), norm(item.decision), `decision of case ${i}`);
+  }
+  console.log(`checked hint ${hints.length} cases, ${codes.size} reason codes`);
+});
+
+test("confirmations: the same sequential interval", () => {
+  const items = cases.filter((c) => c.kind === "confirm");
+  for (const [i, item] of items.entries()) {
+    const got = confirmPaired((s, c) => [item.a.slice(s, s + c), item.b.slice(s, s + c)],
+      item.samples, item.extra, item.batch);
+    assert.equal(got.n, item.paired.n, `case ${i}`);
+    for (const key of ["mean", "low", "high"]) {
+      assert.ok(Math.abs(got[key] - item.paired[key]) < 1e-12, `case ${i} ${key}`);
+    }
+  }
+  console.log(`checked confirm ${items.length} cases`);
+});
+
+test("reviews: the same decisions, curve and summaries", () => {
+  const items = cases.filter((c) => c.kind === "review");
+  for (const [i, item] of items.entries()) {
+    const rules = engine.makeRules(item.record.rules);
+    const judge = (view, taken, index, missed) => {
+      const tables = item.tables[String(index)];
+      const found = compared(view, rules, tables.outcomes);
+      return [verdict(view, taken, found, checker(view, tables.fresh, taken), 0.005, missed), found];
+    };
+    const got = reviewRecord(item.record, judge, { samples: SAMPLES, horizon: item.review.horizon,
+      engine: item.review.engine });
+    assert.deepEqual(norm(got), norm(item.review), `review ${i}`);
+  }
+  console.log(`checked review ${items.length} cases`);
+});
