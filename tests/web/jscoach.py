@@ -36,6 +36,7 @@ from trashcards.record import Record
 from trashcards.state import State, new_match
 from trashcards.statejson import view_json
 from trashcards.views import View, view
+from trashcards.web.advice import _positions
 
 #: Deals in each outcome table, and the sampling's budget on them.
 DEALS = 400
@@ -208,7 +209,8 @@ def review_cases(count: int) -> Iterator[dict[str, Any]]:
                            threshold, missed), found
 
         result = review(record, SAMPLES, judged_by=judged_by, odds_table=False)
-        yield {"kind": "review", "record": record.to_json(),
+        positions, _count = _positions(record, None)
+        yield {"kind": "review", "record": record.to_json(), "positions": positions,
                "tables": {str(at): {"outcomes": _table_json(t), "fresh": _table_json(f)}
                           for at, (t, f) in tables.items()},
                "review": result.to_json()}

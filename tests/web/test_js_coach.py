@@ -52,8 +52,9 @@ def test_the_coach_on_this_device_decides_as_the_python_coach(tmp_path: Path) ->
     assert {"ok", "mistake", "missed_call"} <= set(kinds)
     done = _run(path)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    checked = dict(re.findall(r"checked (\w+) (\d+) cases", done.stdout))
-    assert checked == {"hint": str(HINTS), "confirm": str(CONFIRMS), "review": str(REVIEWS)}
+    checked = dict(re.findall(r"checked ([\w-]+) (\d+) cases", done.stdout))
+    assert checked == {"hint": str(HINTS), "confirm": str(CONFIRMS), "review": str(REVIEWS),
+                       "local-review": str(REVIEWS)}
 
 
 def test_a_wrong_reason_fails_the_node_test(tmp_path: Path) -> None:

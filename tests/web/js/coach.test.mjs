@@ -11,7 +11,8 @@ import * as engine from "../../../src/trashcards/web/static/js/local/engine.js";
 import { decide } from "../../../src/trashcards/web/static/js/local/bots.js";
 import { comparisonOf, confirmPaired, decisionJson, hintJson, sampleAdaptively, verdict }
   from "../../../src/trashcards/web/static/js/local/coach.js";
-import { reviewRecord } from "../../../src/trashcards/web/static/js/local/review.js";
+import { localReview, positionsOf, reviewRecord }
+  from "../../../src/trashcards/web/static/js/local/review.js";
 
 const FILE = process.env.TRASH_COACH_CASES;
 const cases = FILE ? readFileSync(FILE, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l))
@@ -85,4 +86,36 @@ test("reviews: the same decisions, curve and summaries", () => {
     assert.deepEqual(norm(got), norm(item.review), `review ${i}`);
   }
   console.log(`checked review ${items.length} cases`);
+});
+
+test("a review on this device: the server's positions, every decision judged from deals", () => {
+  const items = cases.filter((c) => c.kind === "review");
+  const sizes = items.map((item) => item.review.decisions.length);
+  for (const [i, item] of items.entries()) {
+    assert.deepEqual(positionsOf(item.record), item.positions, `positions of review ${i}`);
+    if (sizes[i] !== Math.min(...sizes)) continue;  // one whole review here is enough
+    const seen = [];
+    const text = JSON.stringify(item.record);
+    const got = localReview(text, { budgetMs: 1, progress: (done, total) => seen.push([done, total]) });
+    const total = item.review.decisions.length;
+    assert.equal(got.engine, "local");
+    assert.equal(got.horizon, "match");
+    assert.deepEqual(got.positions, item.positions);
+    assert.deepEqual(got.decisions.map((d) => [d.move, d.seat, d.taken]),
+      item.review.decisions.map((d) => [d.move, d.seat, d.taken]));
+    assert.deepEqual(seen.at(-1), [total, total]);
+    assert.ok(got.samples >= 8, "at least 8 deals per decision");
+    for (const d of got.decisions) {
+      assert.ok(d.options >= 2);
+      // Only confirmed mistakes: a fresh interval above 0 and a cost of at least 0.5 points.
+      if (d.kind === "mistake") assert.ok(d.cost_ci[0] > 0 && d.cost >= 0.005, JSON.stringify(d));
+      if (d.kind === "ok") assert.equal(d.cost, 0);
+      assert.equal(d.equal_to_best, d.tied.includes(d.taken));
+    }
+    assert.deepEqual(got.summary.map((s) => s.decisions).reduce((a, b) => a + b, 0), total);
+    assert.equal(got.winner, item.review.winner);
+    assert.deepEqual(localReview(text, { budgetMs: 1 }).decisions, got.decisions,
+      "the same record, seed and deals give the same review");
+  }
+  console.log(`checked local-review ${items.length} cases`);
 });
