@@ -2,7 +2,8 @@
 Python coach: on the same views and made-up outcome tables (tests/web/jscoach.py), the
 same best move, ties, chances, paired intervals, reason codes with their parameters,
 judgements of moves (confirmed on fresh deals) and whole reviews, under Node's test
-runner (tests/web/js/coach.test.mjs)."""
+runner (tests/web/js/coach.test.mjs); a whole review on deals of this device; and a hint
+that is the same for every deal of the hidden cards behind one view."""
 
 from __future__ import annotations
 
@@ -52,6 +53,7 @@ def test_the_coach_on_this_device_decides_as_the_python_coach(tmp_path: Path) ->
     assert {"ok", "mistake", "missed_call"} <= set(kinds)
     done = _run(path)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "# pass 5" in done.stdout  # with the hint that depends on the view only
     checked = dict(re.findall(r"checked ([\w-]+) (\d+) cases", done.stdout))
     assert checked == {"hint": str(HINTS), "confirm": str(CONFIRMS), "review": str(REVIEWS),
                        "local-review": str(REVIEWS)}

@@ -17,6 +17,7 @@ from browserkit import OVER, take_one_decision, version, wait_for_turn_or_end
 from statichost import static_host
 
 from trashcards import view, view_json
+from trashcards.ai.reasons import CODES, Reason
 from trashcards.record import loads
 from trashcards.state import new_match
 from trashcards.web.eventjson import events_text
@@ -239,3 +240,74 @@ def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: P
         assert rows.count() >= 1
         assert rows.count() <= max(legal, 1) + 1  # the call is a button too
         assert "Computed on this device" in page.inner_text("#hint-panel caption")
+
+
+def test_offline_a_local_match_has_hints_with_reasons_and_a_review_on_this_device(
+        new_context: Any, server: str) -> None:
+    """Offline: a hint on this device gives the coach's best, ties and translated reasons
+    (codes of trashcards.ai.reasons, from the seat's view only); the finished match's
+    Review (from the match-over panel and from "Your tables") is computed on this device
+    and shown in plain language, labelled so."""
+    _context, page, frames = _open_offline(new_context, server)
+    page.add_init_script("window.trashReviewBudget = 4000;")
+    _create_on_device(page, [("me", None), ("bot", "greedy")])
+    hinted = False
+    for _ in range(300):
+        state = wait_for_turn_or_end(page)
+        if state in OVER:
+            break
+        if state == "pass":
+            page.click("#pass-button")
+            continue
+        legal = page.evaluate("document.querySelectorAll('#game .legal').length")
+        if not hinted and legal > 1:
+            page.click("#hint-button")
+            page.wait_for_selector("#hint-panel:not([hidden]) .hint-table")
+            assert "Computed on this device" in page.inner_text("#hint-panel caption")
+            [frame] = [f for f in frames if f["type"] == "hint"]
+            assert frame["engine"] == "local"
+            assert frame["best"] == frame["actions"][0]["action"]
+            assert frame["tied"] == [line["action"] for line in frame["actions"]
+                                     if line["equal_to_best"]]
+            rows = page.locator("#hint-panel .hint-table tbody tr")
+            assert rows.count() == len(frame["actions"])
+            for index, line in enumerate(frame["actions"]):
+                reason = Reason(line["reason"]["code"], line["reason"]["params"])
+                assert reason.code in CODES
+                cell = rows.nth(index).locator("td").nth(2).inner_text()
+                assert cell == reason.text, (cell, reason)
+            hinted = True
+        take_one_decision(page)
+    assert hinted
+    assert page.evaluate("document.body.dataset.phase") == "match_over"
+    table_url = page.url
+
+    page.click("#review-link")
+    page.wait_for_url("**/review?table=local-**")
+    page.wait_for_selector("#review:not([hidden])", timeout=60_000)
+    notes = page.inner_text("#review-notes")
+    assert "Computed on this device" in notes
+    assert page.locator("#chart svg path.curve").count() == 2
+    rows = page.locator("#summary-body tr")
+    assert rows.count() == 2
+    assert "%" in rows.nth(0).inner_text()
+    page.click("#first-move")
+    said = []
+    for _ in range(int(page.locator("#move-slider").get_attribute("max"))):
+        page.click("#next-move")
+        said.append(page.inner_text("#decision-text"))
+        assert "Before move" in page.inner_text("#move-text") or \
+            "After the last move" in page.inner_text("#move-text")
+    judged = [text for text in said if text]
+    assert judged
+    assert all(" chose " in text for text in judged), judged
+    assert any("Ana" in text for text in judged)
+    assert page.locator("#review-error").is_hidden()
+
+    # "Your tables" links the finished local match to its review too.
+    page.goto(table_url.split("/t/")[0] + "/")
+    page.wait_for_selector("#mine-list li a.review-link")
+    href = page.locator("#mine-list li a.review-link").first.get_attribute("href")
+    assert href is not None
+    assert "/review?table=local-" in href
+    assert page.errors == []

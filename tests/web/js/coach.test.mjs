@@ -11,6 +11,7 @@ import * as engine from "../../../src/trashcards/web/static/js/local/engine.js";
 import { decide } from "../../../src/trashcards/web/static/js/local/bots.js";
 import { comparisonOf, confirmPaired, decisionJson, hintJson, sampleAdaptively, verdict }
   from "../../../src/trashcards/web/static/js/local/coach.js";
+import { hint } from "../../../src/trashcards/web/static/js/local/hint.js";
 import { localReview, positionsOf, reviewRecord }
   from "../../../src/trashcards/web/static/js/local/review.js";
 
@@ -118,4 +119,36 @@ test("a review on this device: the server's positions, every decision judged fro
       "the same record, seed and deals give the same review");
   }
   console.log(`checked local-review ${items.length} cases`);
+});
+
+test("a hint on this device depends on the seat's view only, not on the hidden cards", () => {
+  const rules = engine.makeRules({ preset: "kids", call_trash: true });
+  const rng = new engine.PyRandom(11);
+  let state = engine.newMatch(rules, ["a", "b"]);
+  let checked = 0;
+  for (let n = 0; n < 400 && checked < 6 && state.phase !== "match_over"; n += 1) {
+    const seat = engine.toAct(state);
+    if (seat !== null && n % 5 === 0 && engine.legalActions(state).length > 1) {
+      // The same view with the face-down cards and the stock dealt otherwise.
+      const view = engine.view(state, seat);
+      const other = { ...state, stock: [...state.stock], boards: state.boards.map((b) => ({ ...b,
+        cards: [...b.cards], up: [...b.up] })) };
+      const hidden = [...other.stock];
+      for (const b of other.boards) b.cards.forEach((c, i) => { if (!b.up[i]) hidden.push(c); });
+      new engine.PyRandom(n).shuffle(hidden);
+      let next = 0;
+      for (const b of other.boards) b.cards.forEach((_, i) => { if (!b.up[i]) b.cards[i] = hidden[next++]; });
+      if (!state.stock_public) other.stock = hidden.slice(next);
+      assert.deepEqual(engine.view(other, seat), view);
+      assert.notDeepEqual(other.boards.map((b) => b.cards), state.boards.map((b) => b.cards));
+      const options = { seed: 5, samples: 8, extra: 16, budgetMs: Infinity };
+      assert.deepEqual(hint(engine.view(other, seat), rules, null, options),
+        hint(view, rules, null, options));
+      checked += 1;
+    }
+    const move = seat === null ? engine.sampleChance(state, rng)
+      : decide("greedy", engine.view(state, seat), rng, rules);
+    state = engine.apply(state, move, seat).state;
+  }
+  assert.ok(checked >= 3);
 });
