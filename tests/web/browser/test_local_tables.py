@@ -243,11 +243,12 @@ def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: P
 
 
 def test_offline_a_local_match_has_hints_with_reasons_and_a_review_on_this_device(
-        new_context: Any, server: str) -> None:
+        new_context: Any, server: str, tmp_path: Path) -> None:
     """Offline: a hint on this device gives the coach's best, ties and translated reasons
     (codes of trashcards.ai.reasons, from the seat's view only); the finished match's
     Review (from the match-over panel and from "Your tables") is computed on this device
-    and shown in plain language, labelled so."""
+    and shown in plain language, labelled so; so is a record file opened on the Review
+    page while the server cannot be reached."""
     _context, page, frames = _open_offline(new_context, server)
     page.add_init_script("window.trashReviewBudget = 4000;")
     _create_on_device(page, [("me", None), ("bot", "greedy")])
@@ -281,6 +282,7 @@ def test_offline_a_local_match_has_hints_with_reasons_and_a_review_on_this_devic
     assert hinted
     assert page.evaluate("document.body.dataset.phase") == "match_over"
     table_url = page.url
+    record = _download(page, tmp_path, "local.trash.json")
 
     page.click("#review-link")
     page.wait_for_url("**/review?table=local-**")
@@ -303,6 +305,15 @@ def test_offline_a_local_match_has_hints_with_reasons_and_a_review_on_this_devic
     assert all(" chose " in text for text in judged), judged
     assert any("Ana" in text for text in judged)
     assert page.locator("#review-error").is_hidden()
+
+    # A record file, with no server to send it to: reviewed here, the same way.
+    page.goto(table_url.split("/t/")[0] + "/review")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#review:not([hidden])", timeout=60_000)
+    assert "Computed on this device" in page.inner_text("#review-notes")
+    assert page.locator("#summary-body tr").count() == 2
+    assert int(page.locator("#move-slider").get_attribute("max")) == \
+        len(loads(record.read_text(encoding="utf-8")).moves)
 
     # "Your tables" links the finished local match to its review too.
     page.goto(table_url.split("/t/")[0] + "/")
