@@ -217,6 +217,26 @@ def test_a_table_open_in_two_tabs_plays_in_the_first_only(new_context: Any,
         assert second.evaluate("document.body.dataset.version") in (None, "")
 
 
+def _to_a_real_choice(page: Any, lobby: str) -> int:
+    """Make a one-round table on this device against the "good" computer and play on to
+    a decision with more than one legal move (a forced move gets a one-line hint with no
+    table); a match that ends first (the shuffles are random) is made again. Returns how
+    many things are legal."""
+    for _table in range(8):
+        _create_on_device(page, [("me", None), ("bot", "greedy")])
+        for _turn in range(40):
+            state = wait_for_turn_or_end(page)
+            if state != "act":
+                break
+            legal = int(page.evaluate("document.querySelectorAll('#game .legal').length"))
+            if legal > 1:
+                return legal
+            take_one_decision(page)
+        page.goto(lobby)
+        page.wait_for_selector("#seat-rows li")
+    raise AssertionError("no real choice in eight matches")
+
+
 def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: Path) -> None:
     site = tmp_path / "site"
     build_static(Settings().static_dir, Settings().templates_dir, site)
@@ -226,14 +246,7 @@ def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: P
         page.goto(f"{base}/")
         page.wait_for_selector("#seat-rows li")
         page.check("#on-device")
-        _create_on_device(page, [("me", None), ("bot", "greedy")])
-        # A forced move gets a one-line hint with no table: play on to a real choice.
-        for _turn in range(40):
-            assert wait_for_turn_or_end(page) == "act"
-            legal = page.evaluate("document.querySelectorAll('#game .legal').length")
-            if legal > 1:
-                break
-            take_one_decision(page)
+        legal = _to_a_real_choice(page, f"{base}/")
         page.click("#hint-button")
         page.wait_for_selector("#hint-panel:not([hidden]) .hint-table")
         rows = page.locator("#hint-panel .hint-table tbody tr")
@@ -251,35 +264,22 @@ def test_offline_a_local_match_has_hints_with_reasons_and_a_review_on_this_devic
     page while the server cannot be reached."""
     _context, page, frames = _open_offline(new_context, server)
     page.add_init_script("window.trashReviewBudget = 4000;")
-    _create_on_device(page, [("me", None), ("bot", "greedy")])
-    hinted = False
-    for _ in range(300):
-        state = wait_for_turn_or_end(page)
-        if state in OVER:
-            break
-        if state == "pass":
-            page.click("#pass-button")
-            continue
-        legal = page.evaluate("document.querySelectorAll('#game .legal').length")
-        if not hinted and legal > 1:
-            page.click("#hint-button")
-            page.wait_for_selector("#hint-panel:not([hidden]) .hint-table")
-            assert "Computed on this device" in page.inner_text("#hint-panel caption")
-            [frame] = [f for f in frames if f["type"] == "hint"]
-            assert frame["engine"] == "local"
-            assert frame["best"] == frame["actions"][0]["action"]
-            assert frame["tied"] == [line["action"] for line in frame["actions"]
-                                     if line["equal_to_best"]]
-            rows = page.locator("#hint-panel .hint-table tbody tr")
-            assert rows.count() == len(frame["actions"])
-            for index, line in enumerate(frame["actions"]):
-                reason = Reason(line["reason"]["code"], line["reason"]["params"])
-                assert reason.code in CODES
-                cell = rows.nth(index).locator("td").nth(2).inner_text()
-                assert cell == reason.text, (cell, reason)
-            hinted = True
-        take_one_decision(page)
-    assert hinted
+    _to_a_real_choice(page, f"{server}/")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-panel:not([hidden]) .hint-table")
+    assert "Computed on this device" in page.inner_text("#hint-panel caption")
+    [frame] = [f for f in frames if f["type"] == "hint"]
+    assert frame["engine"] == "local"
+    assert frame["best"] == frame["actions"][0]["action"]
+    assert frame["tied"] == [line["action"] for line in frame["actions"] if line["equal_to_best"]]
+    rows = page.locator("#hint-panel .hint-table tbody tr")
+    assert rows.count() == len(frame["actions"])
+    for index, line in enumerate(frame["actions"]):
+        reason = Reason(line["reason"]["code"], line["reason"]["params"])
+        assert reason.code in CODES
+        cell = rows.nth(index).locator("td").nth(2).inner_text()
+        assert cell == reason.text, (cell, reason)
+    assert _play_round(page) == []
     assert page.evaluate("document.body.dataset.phase") == "match_over"
     table_url = page.url
     record = _download(page, tmp_path, "local.trash.json")
