@@ -395,7 +395,7 @@ export function hintJson(view, rules, comparison) {
     to_act: view.to_act, best: comparison.best, exact: comparison.exact,
     samples: comparison.exact ? 0 : comparison.samples,
     tied: lines.filter((l) => l.equal_to_best).map((l) => l.action),
-    always_call: comparison.best === CALL, actions: lines,
+    always_call: comparison.order.includes(CALL), actions: lines,
   };
 }
 
