@@ -8,6 +8,7 @@ receives is exactly the Python core's view of that version and the events of its
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -238,11 +239,16 @@ def _to_a_real_choice(page: Any, lobby: str) -> int:
 
 
 def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: Path) -> None:
+    """On a static copy (no server), in Dutch: the hint on this device answers with every
+    legal move, says it is coarser, and gives each move's reason in the catalog's words."""
     site = tmp_path / "site"
     build_static(Settings().static_dir, Settings().templates_dir, site)
+    dutch = json.loads((Settings().static_dir / "i18n" / "nl.json").read_text(encoding="utf-8"))
     with static_host(site) as base:
-        page = new_context().new_page()
-        page.add_init_script("window.trashBotDelay = 0;")
+        page = new_context(locale="nl-NL").new_page()
+        frames: list[dict[str, Any]] = []
+        page.expose_function("keepFrame", lambda text: frames.append(json.loads(text)))
+        page.add_init_script(COLLECT)
         page.goto(f"{base}/")
         page.wait_for_selector("#seat-rows li")
         page.check("#on-device")
@@ -252,7 +258,13 @@ def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: P
         rows = page.locator("#hint-panel .hint-table tbody tr")
         assert rows.count() >= 1
         assert rows.count() <= max(legal, 1) + 1  # the call is a button too
-        assert "Computed on this device" in page.inner_text("#hint-panel caption")
+        assert dutch["hint.local"] in page.inner_text("#hint-panel caption")
+        [frame] = [f for f in frames if f["type"] == "hint"]
+        for index, line in enumerate(frame["actions"]):
+            code, params = line["reason"]["code"], line["reason"]["params"]
+            words = re.sub(r"\{(\w+)\}", lambda m, p=params: str(p[m.group(1)]),
+                           dutch[f"reason.{code}"])
+            assert rows.nth(index).locator("td").nth(2).inner_text() == words
 
 
 def test_offline_a_local_match_has_hints_with_reasons_and_a_review_on_this_device(
