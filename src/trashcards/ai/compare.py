@@ -31,7 +31,7 @@ noise:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final, Literal
@@ -45,8 +45,9 @@ from .evaluate import ActionValue, Engine, evaluate, mean_estimate
 from .odds import MatchOdds, OddsUnavailableError, match_odds
 from .rollout import Horizon
 
-__all__ = ["BATCH", "EQUIVALENT", "EXACT_MAX_SIZE", "INTERIM_Z", "Comparison", "Paired", "compare",
-           "confirm", "exact_comparison", "greedy_choice", "paired_interval"]
+__all__ = ["BATCH", "EQUIVALENT", "EXACT_MAX_SIZE", "INTERIM_Z", "Comparison", "Draw", "Outcomes",
+           "Paired", "compare", "comparison_of", "confirm", "confirm_paired", "exact_comparison",
+           "greedy_choice", "paired_interval", "sample_adaptively"]
 
 #: Deals per batch of adaptive sampling on the contested pair.
 BATCH: Final = 200
@@ -179,28 +180,66 @@ def compare(view: View, samples: int = 300, seed: int = 0, engine: Engine = "aut
         if solved is not None:
             return solved
     extra = 3 * samples if extra is None else extra
-    first = evaluate(view, chosen, samples, seed, horizon, engine, first_sample=first_sample)
+    evaluations = []
+
+    def draw(actions: Sequence[Action], start: int, count: int) -> list[Outcomes]:
+        found = evaluate(view, actions, count, seed, horizon, engine,
+                         first_sample=first_sample + start)
+        evaluations.append(found)
+        return [(found.match_value[i], found.round_won[i]) for i in range(len(actions))]
+
+    data = sample_adaptively(chosen, seat, draw, samples, extra)
+    first = evaluations[0]
+    return _comparison(view, seat, chosen, data, greedy, first.engine, first.horizon, seed,
+                       first.notice)
+
+
+#: One action's outcomes on consecutive deals: each seat's match-win chance at the end
+#: of the rollout, and the round's winners.
+Outcomes = tuple[Sequence[tuple[float, ...]], Sequence[tuple[int, ...]]]
+#: ``draw(actions, start, count)``: the outcomes of each action on deals ``start`` …
+#: ``start + count − 1`` (deal ``k`` the same whatever the actions asked for).
+Draw = Callable[[Sequence[Action], int, int], list[Outcomes]]
+
+
+def sample_adaptively(chosen: Sequence[Action], seat: int, draw: Draw, samples: int,
+                      extra: int, batch: int = BATCH) -> dict[Action, _Samples]:
+    """The sampling of :func:`compare`: ``samples`` deals of every action, then batches of
+    ``batch`` on the contested pair until it is decided or ``extra`` deals are spent
+    (the budget in deals; the outcomes come from ``draw``)."""
     data: dict[Action, _Samples] = {}
-    for i, action in enumerate(chosen):
-        data[action] = _Samples(list(first.match_value[i]), list(first.round_won[i]))
+    for action, (match, rounds) in zip(chosen, draw(chosen, 0, samples), strict=True):
+        data[action] = _Samples(list(match), list(rounds))
     spent = 0
     while len(chosen) > 1 and spent < extra:
         pair = _contested(data, seat)
         if pair is None:
             break
         target = min(len(data[pair[0]].match), len(data[pair[1]].match)) + \
-            min(BATCH, extra - spent)
+            min(batch, extra - spent)
         for action in pair:
             have = len(data[action].match)
             if have >= target:
                 continue
-            more = evaluate(view, [action], target - have, seed, horizon, engine,
-                            first_sample=first_sample + have)
-            data[action].match.extend(more.match_value[0])
-            data[action].round.extend(more.round_won[0])
+            [(match, rounds)] = draw([action], have, target - have)
+            data[action].match.extend(match)
+            data[action].round.extend(rounds)
             spent += target - have
-    return _comparison(view, seat, chosen, data, greedy, first.engine, first.horizon, seed,
-                       first.notice)
+    return data
+
+
+def comparison_of(view: View, chosen: Sequence[Action], outcomes: Mapping[Action, Outcomes],
+                  greedy: Action | None, engine: str = "given", horizon: str = "given",
+                  seed: int = 0) -> Comparison:
+    """The comparison that :func:`compare` makes of these outcomes (each action's, deal by
+    deal, from the view of the seat to act): the best, the ties and every paired interval.
+    The pure part of the coach, which the browser's port (static/js/local/coach.js)
+    must agree with."""
+    seat = view.to_act
+    if seat is None:
+        raise ValueError("no decision is due in this position")
+    data = {a: _Samples(list(outcomes[a][0]), list(outcomes[a][1])) for a in chosen}
+    return _comparison(view, seat, tuple(chosen), data, greedy, engine, horizon, seed, None)
 
 
 def _mine(data: _Samples, seat: int) -> list[float]:
@@ -282,18 +321,30 @@ def confirm(view: View, best: Action, taken: Action, samples: int, seed: int,
     assert seat is not None
     extra = 3 * samples if extra is None else extra
     pair = (best, taken)
-    found = evaluate(view, pair, samples, seed, horizon, engine, first_sample=first_sample)
-    a = [m[seat] for m in found.match_value[0]]
-    b = [m[seat] for m in found.match_value[1]]
+
+    def draw(start: int, count: int) -> tuple[list[float], list[float]]:
+        found = evaluate(view, pair, count, seed, horizon, engine,
+                         first_sample=first_sample + start)
+        return ([m[seat] for m in found.match_value[0]],
+                [m[seat] for m in found.match_value[1]])
+
+    return confirm_paired(draw, samples, extra)
+
+
+def confirm_paired(draw: Callable[[int, int], tuple[list[float], list[float]]],
+                   samples: int, extra: int, batch: int = BATCH) -> Paired:
+    """The sequential test of :func:`confirm` on the outcomes ``draw(start, count)`` gives
+    (the seat's match-win chance after ``best`` and after ``taken`` on deals ``start`` …
+    ``start + count − 1``)."""
+    a, b = draw(0, samples)
     diff = paired_interval(a, b)
     spent = 0
     while (spent < extra and not paired_interval(a, b, INTERIM_Z).significant
            and not diff.equivalent):
-        step = min(BATCH, extra - spent)
-        more = evaluate(view, pair, step, seed, horizon, engine,
-                        first_sample=first_sample + len(a))
-        a.extend(m[seat] for m in more.match_value[0])
-        b.extend(m[seat] for m in more.match_value[1])
+        step = min(batch, extra - spent)
+        more_a, more_b = draw(len(a), step)
+        a.extend(more_a)
+        b.extend(more_b)
         spent += step
         diff = paired_interval(a, b)
     return diff

@@ -46,12 +46,12 @@ from ..actions import CALL, Action
 from ..record import Record
 from ..state import Phase, State, new_match
 from ..views import View, view
-from .compare import Comparison, compare, confirm
+from .compare import Comparison, Paired, compare, confirm
 from .evaluate import Engine
 from .odds import MatchOdds, OddsUnavailableError, match_odds
 
 __all__ = ["DEFAULT_SAMPLES", "THRESHOLD", "Decision", "PlayerSummary", "Point", "Review",
-           "Swing", "judge", "review"]
+           "Swing", "judge", "review", "verdict"]
 
 #: Deals per action per decision for the selection (then up to three times as many on
 #: the contested pair), and twice as many for the confirmation on fresh deals (a review
@@ -212,17 +212,25 @@ def _decisions(record: Record) -> list[tuple[int, State]]:
     return found
 
 
+#: ``judge(view, taken, samples, seed, engine, threshold, missed_call)``, as :func:`judge`.
+Judge = Callable[[View, Action, int, int, Engine, float, bool], tuple["Decision", Comparison]]
+
+
 def review(record: Record, samples: int = DEFAULT_SAMPLES, seed: int = 0,
            engine: Engine = "auto",
            progress: Callable[[int, int], None] | None = None,
-           threshold: float = THRESHOLD) -> Review:
+           threshold: float = THRESHOLD, judged_by: Judge | None = None,
+           odds_table: bool = True) -> Review:
     """Review every decision of ``record`` (every move must be legal: replay it first).
-    ``progress(done, total)`` is called after each evaluated decision."""
+    ``progress(done, total)`` is called after each evaluated decision. ``judged_by``
+    replaces :func:`judge` and ``odds_table=False`` does without the match-odds table
+    (as the browser's review does: tests/web/test_js_coach.py)."""
     players = len(record.players)
     try:
-        odds: MatchOdds | None = match_odds(record.rules, players)
+        odds: MatchOdds | None = match_odds(record.rules, players) if odds_table else None
     except OddsUnavailableError:
         odds = None
+    judge_one = judge if judged_by is None else judged_by
     todo = dict(_decisions(record))
     total = len(todo)
     decisions: list[Decision] = []
@@ -241,8 +249,8 @@ def review(record: Record, samples: int = DEFAULT_SAMPLES, seed: int = 0,
             taken = record.moves[index].move
             assert isinstance(taken, Action)
             missed = seat in after.unclaimed and seat not in state.unclaimed
-            judged, found = judge(view(state, seat), taken, samples,
-                                  seed * 1_000_003 + index, engine, threshold, missed)
+            judged, found = judge_one(view(state, seat), taken, samples,
+                                      seed * 1_000_003 + index, engine, threshold, missed)
             horizon, used_engine = found.horizon, found.engine
             if found.notice and found.notice not in notes:
                 notes.append(found.notice)
@@ -274,9 +282,25 @@ def judge(seat_view: View, taken: Action, samples: int, seed: int, engine: Engin
     the decision is a :class:`Decision` with move index 0 (the caller sets it).
     ``fresh=False`` measures the cost on the selection's own deals — the winner's curse
     the review avoids; it exists for the test that shows the difference."""
+    found = compare(seat_view, samples, seed, engine, exact_nodes=REVIEW_NODES)
+    start = FRESH if fresh else 0
+
+    def check(versus: Action) -> Paired:
+        return confirm(seat_view, versus, taken, 2 * samples, seed, engine,
+                       extra=CONFIRM_EXTRA * samples, first_sample=start)
+
+    return verdict(seat_view, taken, found, check, threshold, missed_call), found
+
+
+def verdict(seat_view: View, taken: Action, found: Comparison,
+            check: Callable[[Action], Paired], threshold: float = THRESHOLD,
+            missed_call: bool = False) -> Decision:
+    """The judgement of :func:`judge` on the comparison ``found`` (the selection), where
+    ``check(versus)`` measures ``versus − taken`` on fresh deals (the confirmation): the
+    pure part of a review, which the browser's port (static/js/local/coach.js) must agree
+    with."""
     seat = seat_view.to_act
     assert seat is not None
-    found = compare(seat_view, samples, seed, engine, exact_nodes=REVIEW_NODES)
     best = found.best
     tied = found.tied
     kind = "ok"
@@ -297,9 +321,7 @@ def judge(seat_view: View, taken: Action, samples: int, seed: int, engine: Engin
         if versus == taken:
             measured, ci = 0.0, (0.0, 0.0)
         else:
-            start = FRESH if fresh else 0
-            diff = confirm(seat_view, versus, taken, 2 * samples, seed, engine,
-                           extra=CONFIRM_EXTRA * samples, first_sample=start)
+            diff = check(versus)
             measured, ci = diff.mean, (diff.low, diff.high)
             if diff.low > 0 and diff.mean >= threshold:
                 kind = "mistake"
@@ -309,11 +331,9 @@ def judge(seat_view: View, taken: Action, samples: int, seed: int, engine: Engin
     cost = max(measured, 0.0) if kind == "missed_call" else measured if kind != "ok" else 0.0
     round_cost = (found.values[best].round_win.value - found.values[taken].round_win.value
                   if kind != "ok" else 0.0)
-    decision = Decision(0, seat, seat_view.round, taken, best, len(found.order), cost, ci,
-                        round_cost, found.values[best].match_win.value,
-                        found.values[taken].match_win.value, tied, measured, found.exact,
-                        kind)
-    return decision, found
+    return Decision(0, seat, seat_view.round, taken, best, len(found.order), cost, ci,
+                    round_cost, found.values[best].match_win.value,
+                    found.values[taken].match_win.value, tied, measured, found.exact, kind)
 
 
 def _first_dealt(record: Record) -> State | None:

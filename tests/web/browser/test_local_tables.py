@@ -8,6 +8,7 @@ receives is exactly the Python core's view of that version and the events of its
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from browserkit import OVER, take_one_decision, version, wait_for_turn_or_end
 from statichost import static_host
 
 from trashcards import view, view_json
+from trashcards.ai.reasons import CODES, Reason
 from trashcards.record import loads
 from trashcards.state import new_match
 from trashcards.web.eventjson import events_text
@@ -240,29 +242,54 @@ def test_a_table_open_in_two_tabs_plays_in_the_first_only(new_context: Any,
         assert second.evaluate("document.body.dataset.version") in (None, "")
 
 
+def _to_a_real_choice(page: Any, lobby: str) -> int:
+    """Make a one-round table on this device against the "good" computer and play on to
+    a decision with more than one legal move (a forced move gets a one-line hint with no
+    table); a match that ends first (the shuffles are random) is made again. Returns how
+    many things are legal."""
+    for _table in range(8):
+        _create_on_device(page, [("me", None), ("bot", "greedy")])
+        for _turn in range(40):
+            state = wait_for_turn_or_end(page)
+            if state != "act":
+                break
+            legal = int(page.evaluate("document.querySelectorAll('#game .legal').length"))
+            if legal > 1:
+                return legal
+            take_one_decision(page)
+        page.goto(lobby)
+        page.wait_for_selector("#seat-rows li")
+    raise AssertionError("no real choice in eight matches")
+
+
 def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: Path) -> None:
+    """On a static copy (no server), in Dutch: the hint on this device answers with every
+    legal move, says it is coarser, and gives each move's reason in the catalog's words."""
     site = tmp_path / "site"
     build_static(Settings().static_dir, Settings().templates_dir, site)
+    dutch = json.loads((Settings().static_dir / "i18n" / "nl.json").read_text(encoding="utf-8"))
     with static_host(site) as base:
-        page = new_context().new_page()
-        page.add_init_script("window.trashBotDelay = 0;")
+        page = new_context(locale="nl-NL").new_page()
+        frames: list[dict[str, Any]] = []
+        page.expose_function("keepFrame", lambda text: frames.append(json.loads(text)))
+        page.add_init_script(COLLECT)
         page.goto(f"{base}/")
         page.wait_for_selector("#seat-rows li")
         page.check("#on-device")
-        _create_on_device(page, [("me", None), ("bot", "greedy")])
-        # A forced move gets a one-line hint with no table: play on to a real choice.
-        for _turn in range(40):
-            assert wait_for_turn_or_end(page) == "act"
-            legal = page.evaluate("document.querySelectorAll('#game .legal').length")
-            if legal > 1:
-                break
-            take_one_decision(page)
+        legal = _to_a_real_choice(page, f"{base}/")
         page.click("#hint-button")
         page.wait_for_selector("#hint-panel:not([hidden]) .hint-table")
         rows = page.locator("#hint-panel .hint-table tbody tr")
         assert rows.count() >= 1
         assert rows.count() <= max(legal, 1) + 1  # the call is a button too
-        assert "Computed on this device" in page.inner_text("#hint-panel caption")
+        assert dutch["hint.local"] in page.inner_text("#hint-panel caption")
+        [frame] = [f for f in frames if f["type"] == "hint"]
+        for index, line in enumerate(frame["actions"]):
+            code, params = line["reason"]["code"], line["reason"]["params"]
+            words = re.sub(r"\{(\w+)\}", lambda m, p=params: str(p[m.group(1)]),
+                           dutch[f"reason.{code}"])
+            assert rows.nth(index).locator("td").nth(2).inner_text() == words
+
 
 
 def _bar(page: Any) -> dict[str, Any]:
@@ -317,3 +344,72 @@ def test_offline_a_table_without_hints_shows_its_players_no_win_bar(
     assert [f for f in frames if f["type"] == "chances"] == []
     assert page.evaluate("document.getElementById('winbar').hidden")
     assert page.evaluate("document.body.dataset.hint") == "0"
+
+
+def test_offline_a_local_match_has_hints_with_reasons_and_a_review_on_this_device(
+        new_context: Any, server: str, tmp_path: Path) -> None:
+    """Offline: a hint on this device gives the coach's best, ties and translated reasons
+    (codes of trashcards.ai.reasons, from the seat's view only); the finished match's
+    Review (from the match-over panel and from "Your tables") is computed on this device
+    and shown in plain language, labelled so; so is a record file opened on the Review
+    page while the server cannot be reached."""
+    _context, page, frames = _open_offline(new_context, server)
+    page.add_init_script("window.trashReviewBudget = 4000;")
+    _to_a_real_choice(page, f"{server}/")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-panel:not([hidden]) .hint-table")
+    assert "Computed on this device" in page.inner_text("#hint-panel caption")
+    [frame] = [f for f in frames if f["type"] == "hint"]
+    assert frame["engine"] == "local"
+    assert frame["best"] == frame["actions"][0]["action"]
+    assert frame["tied"] == [line["action"] for line in frame["actions"] if line["equal_to_best"]]
+    rows = page.locator("#hint-panel .hint-table tbody tr")
+    assert rows.count() == len(frame["actions"])
+    for index, line in enumerate(frame["actions"]):
+        reason = Reason(line["reason"]["code"], line["reason"]["params"])
+        assert reason.code in CODES
+        cell = rows.nth(index).locator("td").nth(2).inner_text()
+        assert cell == reason.text, (cell, reason)
+    assert _play_round(page) == []
+    assert page.evaluate("document.body.dataset.phase") == "match_over"
+    table_url = page.url
+    record = _download(page, tmp_path, "local.trash.json")
+
+    page.click("#review-link")
+    page.wait_for_url("**/review?table=local-**")
+    page.wait_for_selector("#review:not([hidden])", timeout=60_000)
+    notes = page.inner_text("#review-notes")
+    assert "Computed on this device" in notes
+    assert page.locator("#chart svg path.curve").count() == 2
+    rows = page.locator("#summary-body tr")
+    assert rows.count() == 2
+    assert "%" in rows.nth(0).inner_text()
+    page.click("#first-move")
+    said = []
+    for _ in range(int(page.locator("#move-slider").get_attribute("max"))):
+        page.click("#next-move")
+        said.append(page.inner_text("#decision-text"))
+        assert "Before move" in page.inner_text("#move-text") or \
+            "After the last move" in page.inner_text("#move-text")
+    judged = [text for text in said if text]
+    assert judged
+    assert all(" chose " in text for text in judged), judged
+    assert any("Ana" in text for text in judged)
+    assert page.locator("#review-error").is_hidden()
+
+    # A record file, with no server to send it to: reviewed here, the same way.
+    page.goto(table_url.split("/t/")[0] + "/review")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#review:not([hidden])", timeout=60_000)
+    assert "Computed on this device" in page.inner_text("#review-notes")
+    assert page.locator("#summary-body tr").count() == 2
+    assert int(page.locator("#move-slider").get_attribute("max")) == \
+        len(loads(record.read_text(encoding="utf-8")).moves)
+
+    # "Your tables" links the finished local match to its review too.
+    page.goto(table_url.split("/t/")[0] + "/")
+    page.wait_for_selector("#mine-list li a.review-link")
+    href = page.locator("#mine-list li a.review-link").first.get_attribute("href")
+    assert href is not None
+    assert "/review?table=local-" in href
+    assert page.errors == []

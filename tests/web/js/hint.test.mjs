@@ -73,9 +73,14 @@ test("a hint ranks every legal action with sensible chances", () => {
       assert.ok(line.match_win <= line.round_win || rules.target > 1,
         "a one-round match is won with its round");
     }
-    for (let i = 1; i < answer.actions.length; i += 1) {
-      assert.ok(answer.actions[i - 1].match_win >= answer.actions[i].match_win);
-    }
+    // The tie group first (the best leads it), then the measurably worse by chance.
+    const tied = answer.actions.filter((a) => a.equal_to_best).map((a) => a.action);
+    assert.deepEqual(answer.actions.slice(0, tied.length).map((a) => a.action), tied);
+    assert.deepEqual(answer.tied, tied);
+    const rest = answer.actions.slice(tied.length);
+    for (let i = 1; i < rest.length; i += 1) assert.ok(rest[i - 1].match_win >= rest[i].match_win);
+    for (const line of rest) assert.ok(line.match_win <= answer.actions[0].match_win);
+    for (const line of answer.actions) assert.equal(typeof line.reason.code, "string");
     const again = hint(view, rules, new engine.PyRandom(5), { budgetMs: 0, minSamples: 12 });
     assert.deepEqual(again, answer);
   }

@@ -2,13 +2,17 @@
 // the server, which judges every decision from what the players could see; the page draws
 // each player's chance of winning the match across the match (an SVG chart), sums up
 // each player, and shows the position at any move (step with the buttons, the slider,
-// the arrow keys, or a click on the chart).
+// the arrow keys, or a click on the chart). A table "On this device" (ids local-…), or
+// any record when the server cannot be reached, is reviewed on this device instead, in a
+// Web Worker (local/reviewworker.js), which answers what the server would: coarser, and
+// the notes say so (docs/offline.md).
 
 import { paths } from "./config.js";
 import { cardElement, cardShort, isWildInSlot } from "./cards.js";
 import { describeAction } from "./hint.js";
 import { detectLanguage, loadLanguage, mountLanguageSwitcher, onLanguageChange, t,
          translatePage } from "./i18n.js";
+import { isLocalTableId, localRecordText } from "./local/tables.js";
 import { displayName } from "./names.js";
 import { percent } from "./winbar.js";
 
@@ -31,28 +35,70 @@ function showError(message) {
   $("review-error").hidden = !message;
 }
 
-/** Send the record text to the server and show its review. */
-async function reviewText(text) {
-  showError("");
-  $("review-status").textContent = t("review.working");
-  let body = null;
-  let response;
-  try {
-    response = await fetch(paths.review, {
-      method: "POST", body: text,
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
+/** The review's time on this device in ms (a page may set window.trashReviewBudget
+ *  first: the tests do), or undefined for the default. */
+function localBudget() {
+  const wanted = Number(globalThis.trashReviewBudget);
+  return Number.isFinite(wanted) && wanted > 0 ? wanted : undefined;
+}
+
+/** Review the record text on this device, in a Web Worker: {body} or {error}. */
+function reviewHere(text) {
+  return new Promise((resolve) => {
+    const worker = new Worker(new URL("./local/reviewworker.js", import.meta.url),
+                              { type: "module" });
+    const finish = (result) => { worker.terminate(); resolve(result); };
+    worker.addEventListener("message", (event) => {
+      const msg = event.data || {};
+      if (msg.type === "progress") {
+        $("review-status").textContent = t("review.working_local",
+                                           { done: msg.done, total: msg.total });
+      } else if (msg.type === "review") {
+        finish({ body: msg.review });
+      } else {
+        finish({ error: msg.message || "?" });
+      }
     });
-    body = await response.json();
-  } catch {
-    $("review-status").textContent = "";
-    showError(t("review.failed", { reason: t("review.no_server") }));
-    return;
+    worker.addEventListener("error", (event) => finish({ error: event.message || "?" }));
+    $("review-status").textContent = t("review.working_local", { done: 0, total: "…" });
+    worker.postMessage({ text, budgetMs: localBudget() });
+  });
+}
+
+/** Send the record text to the server and show its review; with `here` (a table on
+ *  this device), or when the server cannot be reached, review it on this device. */
+async function reviewText(text, { here = false } = {}) {
+  showError("");
+  let body = null;
+  let local = here;
+  if (!local) {
+    $("review-status").textContent = t("review.working");
+    let response;
+    try {
+      response = await fetch(paths.review, {
+        method: "POST", body: text,
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+      });
+      body = await response.json();
+    } catch {
+      local = true; // no server (offline, or a static copy of the app): review it here
+    }
+    if (!local && !response.ok) {
+      $("review-status").textContent = "";
+      showError(t("review.failed", { reason: body?.message || `HTTP ${response.status}` }));
+      return;
+    }
+  }
+  if (local) {
+    const found = await reviewHere(text);
+    if (found.error !== undefined) {
+      $("review-status").textContent = "";
+      showError(t("review.failed", { reason: found.error }));
+      return;
+    }
+    body = found.body;
   }
   $("review-status").textContent = "";
-  if (!response.ok) {
-    showError(t("review.failed", { reason: body?.message || `HTTP ${response.status}` }));
-    return;
-  }
   try { moves = JSON.parse(text).moves || []; } catch { moves = []; }
   review = body;
   // People read the computer's seats by their level, in their language ("bot:greedy"
@@ -181,8 +227,10 @@ function drawSummary() {
     row.append(biggest);
     return row;
   }));
+  // A review computed on this device (docs/offline.md) has far fewer deals: say so.
+  const here = review.engine === "local" ? [t("review.local")] : [];
   $("review-notes").textContent = [
-    t("review.method", { samples: review.samples }), ...review.notes].join(" ");
+    t("review.method", { samples: review.samples }), ...here, ...review.notes].join(" ");
 }
 
 // -- the position -----------------------------------------------------------------------
@@ -322,8 +370,18 @@ async function main() {
   onLanguageChange(() => { translatePage(); if (review) { drawChart(); drawSummary(); goTo(at); } });
   wire();
   const table = new URLSearchParams(location.search).get("table");
-  if (table) {
-    const response = await fetch(paths.record(table));
+  if (table && isLocalTableId(table)) {
+    const text = await localRecordText(table);
+    if (text === null) { showError(t("review.failed", { reason: t("error.no_table") })); return; }
+    reviewText(text, { here: true });
+  } else if (table) {
+    let response;
+    try {
+      response = await fetch(paths.record(table));
+    } catch {
+      showError(t("review.failed", { reason: t("review.no_server") }));
+      return;
+    }
     if (!response.ok) { showError(t("review.failed", { reason: `HTTP ${response.status}` })); return; }
     reviewText(await response.text());
   }

@@ -1,10 +1,13 @@
 // Hints on this device (docs/offline.md): from a seat's view only, every legal action's
 // chance of winning the match and the round, estimated as the server's reference engine
 // does (trashcards.deals.sample_state, then everyone plays like the "good" computer to the
-// end) but with far fewer deals, within a time budget: coarser, and labelled so.
+// end) but with far fewer deals, within a time budget: coarser, and labelled so. The
+// actions are compared and explained as the server's coach does (local/coach.js: paired
+// intervals on common deals, ties within the noise, reason codes).
 
 import * as engine from "./engine.js";
 import { decide } from "./bots.js";
+import { comparisonOf, hintJson, sampleAdaptively } from "./coach.js";
 
 function counts(cards) {
   const out = new Map();
@@ -67,14 +70,15 @@ export function sampleState(view, rules, rng) {
   };
 }
 
-/** Play `state` out with the greedy bot for every seat: [won the round, won the match]. */
-function playOut(state, seat, rng) {
-  let roundWon = null;
+/** Play `state` out with the greedy bot for every seat to the end of the match: each
+ *  seat's match win (1 or 0) and the winners of the current round. */
+export function playOut(state, rng) {
+  let winners = null;
   const round = state.round;
   for (let moves = 0; moves < 20000; moves += 1) {
-    if (roundWon === null && (state.phase === "round_over" || state.phase === "match_over"
+    if (winners === null && (state.phase === "round_over" || state.phase === "match_over"
         || state.round !== round)) {
-      roundWon = state.round_winners.includes(seat) && state.round === round;
+      winners = state.round === round ? [...state.round_winners] : [];
     }
     if (state.phase === "match_over") break;
     const actor = engine.toAct(state);
@@ -82,41 +86,87 @@ function playOut(state, seat, rng) {
       : decide("greedy", engine.view(state, actor), rng, state.rules);
     state = engine.apply(state, move, actor).state;
   }
-  return [Boolean(roundWon), state.match_winner === seat];
+  return { match: state.names.map((_, s) => (state.match_winner === s ? 1 : 0)),
+    round: winners ?? [] };
 }
 
-function interval(wins, n) {
-  const p = wins / n;
-  const half = 1.96 * Math.sqrt((p * (1 - p)) / n);
-  return [Math.max(0, p - half), Math.min(1, p + half)];
-}
+/** Where the deals of a confirmation start (trashcards.ai.review.FRESH): far beyond any
+ *  selection's, so the deals that chose the best never measure its lead. */
+export const FRESH = 2 ** 30;
+/** Deals per batch of the adaptive sampling on this device (the server's are 200). */
+export const LOCAL_BATCH = 8;
 
-/** The hint frame's fields for the seat to act of `view`: at least `minSamples` deals,
- *  more while `budgetMs` lasts, at most `maxSamples`; the same deal and chance stream
- *  for every action (common random numbers). */
-export function hint(view, rules, rng, { budgetMs = 500, minSamples = 8, maxSamples = 400 } = {}) {
-  const seat = view.to_act;
-  const actions = view.legal;
-  const tally = actions.map(() => ({ round: 0, match: 0 }));
-  const started = performance.now();
-  let samples = 0;
-  while (samples < maxSamples
-         && (samples < minSamples || performance.now() - started < budgetMs)) {
-    const base = sampleState(view, rules, rng);
-    const chanceSeed = rng.uint32();
-    actions.forEach((action, i) => {
-      const after = engine.apply(base, action, seat).state;
-      const [round, match] = playOut(after, seat, new engine.PyRandom(chanceSeed));
-      tally[i].round += round;
-      tally[i].match += match;
-    });
-    samples += 1;
+/** The outcomes of the actions of `view` on deal `k` of `seed`: deal k is the same for
+ *  every action and every call (common random numbers), drawn from the view alone. */
+export class Deals {
+  constructor(view, rules, seed) {
+    this.view = view;
+    this.rules = rules;
+    this.seed = BigInt(seed);
+    this.cache = new Map();  // action → outcomes by deal
+    this.played = 0;
   }
-  const lines = actions.map((action, i) => ({
-    action, match_win: tally[i].match / samples, match_win_ci: interval(tally[i].match, samples),
-    round_win: tally[i].round / samples, round_win_ci: interval(tally[i].round, samples),
-    reason: "",
-  }));
-  lines.sort((a, b) => b.match_win - a.match_win || b.round_win - a.round_win);
-  return { best: lines[0].action, samples, engine: "local", actions: lines };
+
+  outcome(action, k) {
+    let known = this.cache.get(action);
+    if (!known) { known = new Map(); this.cache.set(action, known); }
+    if (!known.has(k)) {
+      const rng = new engine.PyRandom(this.seed * 1000003n + BigInt(k));
+      const base = sampleState(this.view, this.rules, rng);
+      const chanceSeed = rng.uint32();
+      const after = engine.apply(base, action, this.view.to_act).state;
+      known.set(k, playOut(after, new engine.PyRandom(chanceSeed)));
+      this.played += 1;
+    }
+    return known.get(k);
+  }
+
+  /** The outcomes of each action on deals start … start + count − 1 (coach.js's draw). */
+  draw(actions, start, count) {
+    return actions.map((action) => {
+      const found = { match: [], round: [] };
+      for (let k = start; k < start + count; k += 1) {
+        const o = this.outcome(action, k);
+        found.match.push(o.match);
+        found.round.push(o.round);
+      }
+      return found;
+    });
+  }
+}
+
+/** The coach's comparison of the legal actions of `view` on this device: `samples` deals
+ *  each, then up to `extra` (3 × samples) on the contested pair in batches, as the
+ *  server's compare; without `samples`, as many deals as half of `budgetMs` allows (at
+ *  least `minSamples`, at most `maxSamples`), and the contested pair while the budget
+ *  lasts. Returns the comparison and its deals. */
+export function localCompare(view, rules, seed, { budgetMs = 500, minSamples = 8,
+  maxSamples = 400, samples = null, extra = null, batch = LOCAL_BATCH } = {}) {
+  const actions = view.legal;
+  const deals = new Deals(view, rules, seed);
+  const started = performance.now();
+  const more = () => performance.now() - started < budgetMs;
+  let first = samples;
+  if (first === null) {
+    first = 0;
+    while (first < maxSamples && (first < minSamples
+           || performance.now() - started < budgetMs / 2)) {
+      for (const action of actions) deals.outcome(action, first);
+      first += 1;
+    }
+  }
+  const data = sampleAdaptively(actions, view.to_act, (a, s, n) => deals.draw(a, s, n), first,
+    extra ?? 3 * first, batch, more);
+  const greedy = decide("greedy", view, null, rules);
+  return { comparison: comparisonOf(view, actions, data, greedy), deals, first };
+}
+
+/** The hint frame's fields for the seat to act of `view` (trashcards.ai.hints.Hint.to_json
+ *  and the server's hint message: best, tied, always_call, every action with its chances,
+ *  paired interval to the best and reason code), from the seat's view only, labelled
+ *  `engine: "local"` (coarser). `rng` gives the seed of the deals. */
+export function hint(view, rules, rng, options = {}) {
+  const seed = options.seed ?? rng.uint32();
+  const { comparison } = localCompare(view, rules, seed, options);
+  return { ...hintJson(view, rules, comparison), engine: "local" };
 }

@@ -1,0 +1,461 @@
+// The coach on this device (docs/offline.md): how trashcards.ai.compare judges a decision
+// from each action's outcomes on common deals, trashcards.ai.reasons' reason codes, and
+// trashcards.ai.review's verdict on a move (only confirmed mistakes), ported function by
+// function. Where the outcomes come from (local/hint.js: deals sampled from the view,
+// played out by the "good" computer) is not here: given the same outcomes, this module
+// must give what the Python functions give (tests/web/test_js_coach.py checks it).
+//
+// Actions are their record text ("stock", "wild 3", "call"); a view is view_json's
+// object; outcomes of an action are {match: [[chance of each seat], …], round: [[winners],
+// …]}, one entry per deal.
+
+import { unseenCards } from "./hint.js";
+
+export const CALL = "call";
+/** Deals per batch of adaptive sampling on the contested pair (the server's BATCH). */
+export const BATCH = 200;
+/** A pair whose 95 % interval lies within ± this many match-win points is equal. */
+export const EQUIVALENT = 0.0025;
+/** The early stop of a confirmation: ± this many standard errors must exclude 0. */
+export const INTERIM_Z = 3.29;
+/** Exact values closer than this are equal. */
+export const EXACT_TOLERANCE = 1e-9;
+/** The least cost (match-win chance) a confirmed mistake has (trashcards.ai.review). */
+export const THRESHOLD = 0.005;
+
+const Z95 = 1.959963984540054;
+const T975 = [12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622,
+  2.2281, 2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
+  2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423];
+
+/** The 97.5 % quantile of Student's t (trashcards.estimates.t975). */
+export function t975(df) {
+  if (df < 1) throw new Error("degrees of freedom must be at least 1");
+  return df <= T975.length ? T975[df - 1] : Z95;
+}
+
+/** Python's round(x, digits) (half to even on exact ties). */
+export function pyRound(x, digits) {
+  if (!Number.isFinite(x)) return x;
+  const fixed = x.toFixed(digits);
+  const exact = Math.abs(x).toFixed(Math.min(100, digits + 30));
+  const tail = exact.slice(exact.indexOf(".") + 1 + digits);
+  if (/^50*$/.test(tail)) {  // an exact tie: toFixed rounded away from 0; Python to even
+    const down = (Math.trunc(Math.abs(x) * 10 ** digits) / 10 ** digits).toFixed(digits);
+    const last = Number(down[down.length - 1]);
+    if (last % 2 === 0) return Number((x < 0 ? "-" : "") + down);
+  }
+  return Number(fixed);
+}
+
+function sum(values) {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
+}
+
+/** a − b on their common deals, with its 95 % interval (Student's t, or ± z standard
+ *  errors): trashcards.ai.compare.paired_interval. */
+export function pairedInterval(a, b, z = null) {
+  const n = Math.min(a.length, b.length);
+  if (n === 0) throw new Error("no common deals");
+  const diffs = [];
+  for (let k = 0; k < n; k += 1) diffs.push(a[k] - b[k]);
+  const mean = sum(diffs) / n;
+  if (n < 2) return { mean, low: -Infinity, high: Infinity, n };
+  let squares = 0;
+  for (const d of diffs) squares += (d - mean) ** 2;
+  const variance = squares / (n - 1);
+  const half = (z === null ? t975(n - 1) : z) * Math.sqrt(variance / n);
+  return { mean, low: mean - half, high: mean + half, n };
+}
+
+export const significant = (p) => p.low > 0 || p.high < 0;
+export const equivalent = (p) => p.low >= -EQUIVALENT && p.high <= EQUIVALENT;
+
+function wilson(successes, trials, z = 1.96) {
+  if (trials === 0) return [0, 1];
+  const p = successes / trials;
+  const denom = 1 + (z * z) / trials;
+  const centre = (p + (z * z) / (2 * trials)) / denom;
+  const half = (z * Math.sqrt((p * (1 - p)) / trials + (z * z) / (4 * trials * trials))) / denom;
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/** The mean of independent values with its 95 % interval: Wilson for 0/1 values, else
+ *  Student's t (trashcards.ai.evaluate.mean_estimate). */
+export function meanEstimate(values) {
+  const n = values.length;
+  if (n && values.every((v) => v === 0 || v === 1)) {
+    const [low, high] = wilson(sum(values), n);
+    return { value: sum(values) / n, low, high, n };
+  }
+  if (n < 2) return { value: n ? values[0] : NaN, low: null, high: null, n };
+  const mean = sum(values) / n;
+  let squares = 0;
+  for (const v of values) squares += (v - mean) ** 2;
+  const half = (t975(n - 1) * Math.sqrt(squares / (n - 1))) / Math.sqrt(n);
+  return { value: mean, low: mean - half, high: mean + half, n };
+}
+
+// -- the comparison (trashcards.ai.compare) ---------------------------------------------
+
+const mine = (found, seat) => found.match.map((m) => m[seat]);
+
+function leaderOf(data, chosen, seat) {
+  let best = null;
+  let top = -Infinity;
+  for (const action of chosen) {
+    const mean = sum(mine(data[action], seat)) / data[action].match.length;
+    if (mean > top) { top = mean; best = action; }
+  }
+  return best;
+}
+
+/** The leader and its closest rival whose difference is still undecided, or null. */
+export function contested(data, chosen, seat) {
+  const leader = leaderOf(data, chosen, seat);
+  const lead = mine(data[leader], seat);
+  let pick = null;
+  chosen.forEach((action, index) => {
+    if (action === leader) return;
+    const diff = pairedInterval(mine(data[action], seat), lead);
+    if (significant(diff) || equivalent(diff)) return;
+    const key = [-diff.mean, index];
+    if (pick === null || key[0] < pick.key[0] || (key[0] === pick.key[0] && key[1] < pick.key[1])) {
+      pick = { key, action };
+    }
+  });
+  return pick === null ? null : [leader, pick.action];
+}
+
+/** The sampling of compare: `samples` deals of every action (draw(actions, start,
+ *  count) → the outcomes of each), then batches on the contested pair until it is
+ *  decided or `extra` deals are spent; `more()` (this device's clock) may stop it early. */
+export function sampleAdaptively(chosen, seat, draw, samples, extra, batch = BATCH,
+  more = () => true) {
+  const data = {};
+  draw(chosen, 0, samples).forEach((found, i) => {
+    data[chosen[i]] = { match: [...found.match], round: [...found.round] };
+  });
+  let spent = 0;
+  while (chosen.length > 1 && spent < extra && more()) {
+    const pair = contested(data, chosen, seat);
+    if (pair === null) break;
+    const target = Math.min(data[pair[0]].match.length, data[pair[1]].match.length)
+      + Math.min(batch, extra - spent);
+    for (const action of pair) {
+      const have = data[action].match.length;
+      if (have >= target) continue;
+      const [found] = draw([action], have, target - have);
+      data[action].match.push(...found.match);
+      data[action].round.push(...found.round);
+      spent += target - have;
+    }
+  }
+  return data;
+}
+
+function valueOf(action, found, seat, players) {
+  const n = found.match.length;
+  const rounds = found.round.map((w) => (w.includes(seat) ? 1 : 0));
+  const seats = [...Array(players).keys()];
+  return {
+    action, round_win: meanEstimate(rounds), match_win: meanEstimate(mine(found, seat)),
+    round_wins: seats.map((s) => found.round.filter((w) => w.includes(s)).length / n),
+    match_wins: seats.map((s) => sum(found.match.map((m) => m[s])) / n),
+  };
+}
+
+function byKeys(keys) {
+  return (a, b) => {
+    const x = keys(a);
+    const y = keys(b);
+    for (let i = 0; i < x.length; i += 1) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+  };
+}
+
+/** The comparison of these outcomes (trashcards.ai.compare.comparison_of): `order` best
+ *  first (the tie group, then the rest), `values`, `vs_best` (paired, to the reported
+ *  best), `tied`, `best`, `samples` (the most deals any action was played on). `greedy`:
+ *  the standard play, reported best when it is in the tie group. */
+export function comparisonOf(view, chosen, data, greedy) {
+  const seat = view.to_act;
+  if (seat === null) throw new Error("no decision is due in this position");
+  const players = view.players.length;
+  const values = {};
+  for (const a of chosen) values[a] = valueOf(a, data[a], seat, players);
+  const leader = leaderOf(data, chosen, seat);
+  const lead = mine(data[leader], seat);
+  let tied = chosen.filter((a) => a === leader
+    || pairedInterval(mine(data[a], seat), lead).high >= 0);
+  const mean = (a) => values[a].match_win.value;
+  let best = tied.includes(greedy) ? greedy : leader;
+  if (chosen.includes(CALL)) {  // calling is free (RULES.md §9): always first
+    best = CALL;
+    const call = mine(data[CALL], seat);
+    tied = chosen.filter((a) => a === CALL || pairedInterval(mine(data[a], seat), call).high >= 0);
+  }
+  const base = mine(data[best], seat);
+  const vsBest = {};
+  for (const a of chosen) {
+    vsBest[a] = a === best ? { mean: 0, low: 0, high: 0, n: base.length }
+      : pairedInterval(mine(data[a], seat), base);
+  }
+  tied.push(...chosen.filter((a) => !tied.includes(a) && vsBest[a].high >= 0));
+  tied.sort(byKeys((a) => [a !== best ? 1 : 0, -mean(a), chosen.indexOf(a)]));
+  const rest = chosen.filter((a) => !tied.includes(a))
+    .sort(byKeys((a) => [-mean(a), chosen.indexOf(a)]));
+  const samples = Math.max(...chosen.map((a) => data[a].match.length));
+  return { seat, order: [...tied, ...rest], values, vs_best: vsBest, tied, best: tied[0],
+    exact: false, samples, greedy };
+}
+
+/** The sequential test of confirm: best − taken on fresh deals (draw(start, count) →
+ *  [best's, taken's] chances), stopped early only on strong evidence. */
+export function confirmPaired(draw, samples, extra, batch = BATCH, more = () => true) {
+  const [a, b] = draw(0, samples).map((list) => [...list]);
+  let diff = pairedInterval(a, b);
+  let spent = 0;
+  while (spent < extra && !significant(pairedInterval(a, b, INTERIM_Z)) && !equivalent(diff)
+         && more()) {
+    const step = Math.min(batch, extra - spent);
+    const [moreA, moreB] = draw(a.length, step);
+    a.push(...moreA);
+    b.push(...moreB);
+    spent += step;
+    diff = pairedInterval(a, b);
+  }
+  return diff;
+}
+
+// -- reasons (trashcards.ai.reasons) ----------------------------------------------------
+
+const SUIT_SYMBOLS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+const RANK_TEXT = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const RANK_LETTERS = "A23456789TJQK";
+
+/** The card for people, as Card.pretty: 10♠, A♥, X1. */
+export function pretty(card) {
+  if (card[0] === "X") return card;
+  return RANK_TEXT[RANK_LETTERS.indexOf(card[0])] + SUIT_SYMBOLS[card[1]];
+}
+
+const verbOf = (action) => action.split(" ")[0];
+const top = (view) => (view.discard.length ? view.discard[view.discard.length - 1] : null);
+const pp = (value) => pyRound(Math.abs(value) * 100, 1);
+
+function fits(view, rules, seat, card) {
+  const roles = rules.roles;
+  const slots = view.players[seat].slots;
+  const role = roles[card];
+  if (role > 0) {
+    if (role > slots.length) return false;
+    const slot = slots[role - 1];
+    return !slot.up || roles[slot.card] === 0;
+  }
+  return role === 0 && slots.some((s) => !s.up);
+}
+
+/** How many natural cards of each slot are not in sight. */
+export function unseenNaturals(view, rules) {
+  const out = new Map();
+  for (const card of unseenCards(view, rules)) {
+    const role = rules.roles[card];
+    if (role > 0) out.set(role, (out.get(role) || 0) + 1);
+  }
+  return out;
+}
+
+function reason(code, params = {}) { return { code, params }; }
+
+function specific(view, rules, comparison, action) {
+  const roles = rules.roles;
+  const me = view.players[view.to_act];
+  const card = top(view);
+  const hand = view.in_hand;
+  const verb = verbOf(action);
+  if (action === CALL) return reason("call_free");
+  if (verb === "discard" && card !== null) {
+    const role = roles[card];
+    if (role === 0) return reason("wild_discard", { card: pretty(card) });
+    if (!me.slots[role - 1].up) return reason("fits_slot", { card: pretty(card), slot: role });
+    return reason("frees_wild", { card: pretty(card), slot: role });
+  }
+  if (verb === "stock") {
+    if (card !== null && view.legal.includes("discard") && !fits(view, rules, view.to_act, card)) {
+      return reason("no_fit", { card: pretty(card) });
+    }
+    // (the Python test compares the legal tuple with (CALL, action): kept as it is)
+    if (view.legal.length === 1 || (view.legal.length === 2 && view.legal[0] === CALL
+        && view.legal[1] === action)) return reason("draw_stock");
+    return null;
+  }
+  if (verb === "wild") {
+    const wilds = comparison.order.filter((a) => verbOf(a) === "wild");
+    if (wilds.length > 1 && wilds.every((a) => comparison.tied.includes(a))) return reason("wild_any");
+    const unseen = unseenNaturals(view, rules);
+    const count = (s) => unseen.get(s) || 0;
+    const down = [];
+    me.slots.forEach((slot, i) => { if (!slot.up) down.push(i + 1); });
+    const fewest = Math.min(...down.map(count));
+    const slot = Number(action.split(" ")[1]);
+    if (count(slot) === fewest && down.filter((s) => count(s) === fewest).length === 1) {
+      return reason("wild_fewest", { slot, unseen: fewest });
+    }
+    return null;
+  }
+  if (verb === "swap" && hand !== null) {
+    return reason("swap_natural", { card: pretty(hand), slot: roles[hand] });
+  }
+  if (verb === "trash" && view.phase === "swap" && hand !== null) {
+    return reason("keep_wild", { card: pretty(hand), slot: roles[hand] });
+  }
+  return null;
+}
+
+const TIED_CODES = ["wild_any", "fits_slot", "wild_discard", "frees_wild", "no_fit",
+  "swap_natural", "keep_wild", "call_free"];
+
+function forBest(view, rules, comparison, action) {
+  const found = specific(view, rules, comparison, action);
+  if (found !== null) return found;
+  const others = comparison.tied.length - 1;
+  if (others) return reason(action === comparison.greedy ? "standard_tie" : "tie_lead", { others });
+  const rivals = comparison.order.filter((a) => a !== action);
+  const lead = Math.min(...rivals.map((a) => (comparison.exact ? -comparison.vs_best[a].mean
+    : -comparison.vs_best[a].high)));
+  return reason("best_by", { pp: pp(lead) });
+}
+
+function against(view, rules, comparison, action) {
+  const roles = rules.roles;
+  const seat = view.to_act;
+  const cost = { pp: pp(comparison.vs_best[action].mean) };
+  const card = top(view);
+  const hand = view.in_hand;
+  const next = (seat + 1) % view.players.length;
+  const verb = verbOf(action);
+  if (verb === "stock" && card !== null && view.legal.includes("discard")) {
+    if (fits(view, rules, seat, card)) {
+      const role = roles[card];
+      const slot = role !== 0 ? role : null;
+      if (slot !== null && !view.players[seat].slots[slot - 1].up) {
+        return reason("leaves_fitting", { card: pretty(card), slot, ...cost });
+      }
+    }
+    if (fits(view, rules, next, card)) return reason("feeds_next", { card: pretty(card), ...cost });
+  }
+  if (verb === "trash" && hand !== null) {
+    if (view.phase === "wild") return reason("throws_wild", { card: pretty(hand), ...cost });
+    if (fits(view, rules, next, hand)) return reason("feeds_next", { card: pretty(hand), ...cost });
+  }
+  return reason("costs", cost);
+}
+
+/** The reason {code, params} of every compared action (trashcards.ai.reasons.reasons). */
+export function reasonsOf(view, rules, comparison) {
+  const out = {};
+  for (const action of comparison.order) {
+    if (comparison.order.length === 1) {
+      out[action] = reason("only_move");
+    } else if (action === comparison.best) {
+      out[action] = forBest(view, rules, comparison, action);
+    } else if (comparison.tied.includes(action)) {
+      const found = specific(view, rules, comparison, action);
+      out[action] = found !== null && TIED_CODES.includes(found.code) ? found
+        : reason(comparison.exact ? "equal_exact" : "equal");
+    } else {
+      out[action] = against(view, rules, comparison, action);
+    }
+  }
+  return out;
+}
+
+function ci(low, high) {
+  return [pyRound(Math.max(0, low ?? 0), 4), pyRound(Math.min(1, high ?? 1), 4)];
+}
+
+/** The hint frame's fields (trashcards.ai.hints.Hint.to_json) of a comparison. */
+export function hintJson(view, rules, comparison) {
+  const why = reasonsOf(view, rules, comparison);
+  const lines = comparison.order.map((action) => {
+    const v = comparison.values[action];
+    const vs = comparison.vs_best[action];
+    return {
+      action, match_win: pyRound(v.match_win.value, 4),
+      match_win_ci: ci(v.match_win.low, v.match_win.high),
+      round_win: pyRound(v.round_win.value, 4), round_win_ci: ci(v.round_win.low, v.round_win.high),
+      vs_best: [pyRound(vs.low, 4), pyRound(vs.high, 4)],
+      equal_to_best: comparison.tied.includes(action), reason: why[action],
+    };
+  });
+  return {
+    to_act: view.to_act, best: comparison.best, exact: comparison.exact,
+    samples: comparison.exact ? 0 : comparison.samples,
+    tied: lines.filter((l) => l.equal_to_best).map((l) => l.action),
+    always_call: comparison.order.includes(CALL), actions: lines,
+  };
+}
+
+// -- a decision judged (trashcards.ai.review.verdict) -----------------------------------
+
+/** The judgement of a move `taken` given the selection's comparison `found`, where
+ *  check(versus) measures versus − taken on fresh deals (only confirmed mistakes). */
+export function verdict(view, taken, found, check, threshold = THRESHOLD, missedCall = false) {
+  const best = found.best;
+  let tied = found.tied;
+  let kind = "ok";
+  let measured;
+  let costCi;
+  const vs = found.vs_best[taken];
+  if (found.exact) {
+    measured = tied.includes(taken) ? 0
+      : found.values[best].match_win.value - found.values[taken].match_win.value;
+    costCi = [measured, measured];
+    if (measured >= threshold) kind = "mistake";
+  } else if (tied.includes(taken) && !missedCall
+             && (taken === best || equivalent(vs) || -vs.mean < threshold / 2)) {
+    measured = -vs.mean;
+    costCi = [-vs.high, -vs.low];
+  } else {
+    const versus = missedCall && view.legal.includes(CALL) ? CALL : best;
+    if (versus === taken) {
+      measured = 0;
+      costCi = [0, 0];
+    } else {
+      const diff = check(versus);
+      measured = diff.mean;
+      costCi = [diff.low, diff.high];
+      if (diff.low > 0 && diff.mean >= threshold) {
+        kind = "mistake";
+        tied = tied.filter((a) => a !== taken);
+      }
+    }
+    if (missedCall) kind = "missed_call";
+  }
+  let cost = 0;
+  if (kind === "missed_call") cost = Math.max(measured, 0);
+  else if (kind !== "ok") cost = measured;
+  const roundCost = kind !== "ok"
+    ? found.values[best].round_win.value - found.values[taken].round_win.value : 0;
+  return {
+    move: 0, seat: view.to_act, round: view.round, taken, best, options: found.order.length,
+    cost, cost_ci: costCi, round_cost: roundCost,
+    chance_before: found.values[best].match_win.value,
+    chance_after: found.values[taken].match_win.value, tied, measured, exact: found.exact, kind,
+  };
+}
+
+/** A judged decision as trashcards.ai.review.Decision.to_json. */
+export function decisionJson(d) {
+  return {
+    move: d.move, seat: d.seat, round: d.round, taken: d.taken, best: d.best, tied: [...d.tied],
+    equal_to_best: d.tied.includes(d.taken), options: d.options, exact: d.exact,
+    cost: pyRound(d.cost, 4), measured: pyRound(d.measured, 4),
+    cost_ci: d.cost_ci.map((v) => pyRound(v, 4)), round_cost: pyRound(d.round_cost, 4),
+    mistake: d.kind !== "ok", kind: d.kind,
+    match_win_before: pyRound(d.chance_before, 4), match_win_after: pyRound(d.chance_after, 4),
+  };
+}
