@@ -56,6 +56,22 @@ def test_the_version_changes_with_any_shell_file(tmp_path: Path) -> None:
     assert shell_version(static, templates) != changed
 
 
+def test_the_served_worker_is_made_again_only_when_a_file_changed(tmp_path: Path) -> None:
+    # /sw.js is asked for on every page load: its text is kept until a file changes.
+    static, templates = tmp_path / "static", tmp_path / "templates"
+    shutil.copytree(STATIC, static)
+    shutil.copytree(TEMPLATES, templates)
+    first = service_worker(static, templates)
+    assert service_worker(static, templates) is first  # kept, not made again
+    for changed in (static / "js" / "winbar.js", templates / "base.html"):
+        text = changed.read_text(encoding="utf-8")
+        changed.write_text(text + "\n<!-- or // changed -->\n", encoding="utf-8")
+        again = service_worker(static, templates)
+        assert again != first, f"a change of {changed.name} kept the old worker"
+        assert json.dumps(shell_version(static, templates)) in again
+        first = again
+
+
 def test_the_manifest_is_standalone_with_icons() -> None:
     data = manifest()
     assert data["display"] == "standalone"

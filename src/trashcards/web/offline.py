@@ -95,9 +95,34 @@ def shell_version(static_dir: Path, templates_dir: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+#: The last worker text made, under the signature of the files it was made from: a
+#: server answers ``/sw.js`` on every page load, and hashing the shell takes milliseconds.
+_made: dict[tuple[object, ...], str] = {}
+
+
+def _signature(static_dir: Path, templates_dir: Path, server: str) -> tuple[object, ...]:
+    """What the worker's text depends on, cheaply: every shell file's and template's
+    path, size and modification time."""
+    files = [*static_dir.rglob("*"), *templates_dir.rglob("*")]
+    return (str(static_dir), str(templates_dir), server,
+            tuple((str(f), st.st_size, st.st_mtime_ns) for f in sorted(files)
+                  if f.is_file() and (st := f.stat())))
+
+
 def service_worker(static_dir: Path, templates_dir: Path, server: str = "") -> str:
     """The worker's text: the template with the version and the shell's addresses
-    (``server``: the game server a static build was given, part of the version)."""
+    (``server``: the game server a static build was given, part of the version). Made
+    again only when a file it depends on changed."""
+    key = _signature(static_dir, templates_dir, server)
+    text = _made.get(key)
+    if text is None:
+        text = _make_service_worker(static_dir, templates_dir, server)
+        _made.clear()
+        _made[key] = text
+    return text
+
+
+def _make_service_worker(static_dir: Path, templates_dir: Path, server: str) -> str:
     template = (static_dir / _TEMPLATE).read_text(encoding="utf-8")
     version = shell_version(static_dir, templates_dir)
     if server:
