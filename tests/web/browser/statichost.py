@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,7 +21,7 @@ def static_host(root: Path, requested: list[str] | None = None) -> Iterator[str]
     for is added to ``requested``, if given."""
     handler = functools.partial(_QuietHandler, directory=str(root),
                                 requested=requested if requested is not None else [])
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _Host(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
@@ -28,6 +29,15 @@ def static_host(root: Path, requested: list[str] | None = None) -> Iterator[str]
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+class _Host(http.server.ThreadingHTTPServer):
+    """A browser that goes offline, or on to another page, drops its connections: a
+    reset or a broken pipe is not the host's error, and prints nothing."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
