@@ -10,32 +10,12 @@
 // without an odds table, and engine "local").
 
 import * as engine from "./engine.js";
-import { decide } from "./bots.js";
-import { sampleState } from "./hint.js";
+import { playOut, sampleState } from "./hint.js";
 
 /** Why these chances are coarser than a server's (the frame's `coarse`). */
 export const LOCAL_COARSE = ("computed on this device: no match-odds table, played out to "
   + "the end of the match, with the deals its time allows");
 const DECISIONS = new Set(["draw", "wild", "swap"]);
-
-/** Play `state` out with the greedy bot for every seat to the end of the match:
- *  {round: the seats that won the current round, match: the match winner}. */
-function playOut(state, rng) {
-  const round = state.round;
-  let roundWinners = null;
-  for (let moves = 0; moves < 20000; moves += 1) {
-    if (roundWinners === null && (state.phase === "round_over" || state.phase === "match_over"
-        || state.round !== round)) {
-      roundWinners = state.round === round ? [...state.round_winners] : [];
-    }
-    if (state.phase === "match_over") break;
-    const actor = engine.toAct(state);
-    const move = actor === null ? engine.sampleChance(state, rng)
-      : decide("greedy", engine.view(state, actor), rng, state.rules);
-    state = engine.apply(state, move, actor).state;
-  }
-  return { round: roundWinners || [], match: state.match_winner };
-}
 
 /** An estimate of every seat's chances at one position, built up a few deals at a time
  *  (`step`), so that a worker can stop between slices. */
@@ -75,7 +55,7 @@ export class ChancesJob {
       const start = action === null ? base : engine.apply(base, action, this.view.to_act).state;
       const { round, match } = playOut(start, new engine.PyRandom(chanceSeed));
       for (const seat of round) this.tally[i].round[seat] += 1;
-      if (match !== null) this.tally[i].match[match] += 1;
+      match.forEach((won, seat) => { this.tally[i].match[seat] += won; });
     });
     this.samples += 1;
   }
