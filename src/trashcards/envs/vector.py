@@ -57,6 +57,7 @@ from ..bots import make_bot
 from ..rules import Rules
 from ..session import Chooser
 from ..sim.kernel import vector as kernel
+from ..sim.rng import seed_key
 from ..sim.vector import VectorTables
 from .actions import NUM_ACTIONS, action_index
 from .episode import DEFAULT_MAX_MOVES, RewardKind, check_options, make_rules, split_reward
@@ -141,6 +142,7 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._run = np.zeros(num_envs, dtype=np.int64)
+        self._keys = np.zeros(num_envs, dtype=np.uint64)  # seed_key of each run
         self._index = np.zeros(num_envs, dtype=np.int64)
         self._ended = np.zeros(num_envs, dtype=bool)
         self._terminated = np.zeros(num_envs, dtype=bool)
@@ -168,11 +170,11 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
                     else np.array(list(seed), dtype=np.int64))
             if runs.shape != (self.num_envs,):
                 raise ValueError(f"one seed per table: {self.num_envs}, got {runs.shape}")
-            self._run[which] = runs[which]
+            self._set_runs(which, runs[which])
             self._index[which] = 0
             self._seeded = True
         elif not self._seeded:
-            self._run[:] = self.np_random.integers(_SEEDS, size=self.num_envs)
+            self._set_runs(self._all, self.np_random.integers(_SEEDS, size=self.num_envs))
             self._seeded = True
         else:
             self._index[which] += 1
@@ -244,6 +246,12 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         masks: npt.NDArray[np.bool_] = self.tables.mask.astype(bool)
         return masks
 
+    def _set_runs(self, which: npt.NDArray[np.int64], runs: npt.NDArray[np.int64]) -> None:
+        """Tables ``which`` play the runs of seeds ``runs`` (their keys kept for
+        :meth:`_deal`)."""
+        self._run[which] = runs
+        self._keys[which] = [seed_key(int(run)) for run in runs]
+
     def _deal(self, which: npt.NDArray[np.int64]) -> None:
         """Tables ``which`` start the current match of their run, skipping matches that
         end before the agent's first decision."""
@@ -251,8 +259,8 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         for _ in range(_REDEALS):
             if not len(which):
                 return
-            tables.reset(which, self._run[which].tolist(), indices=self._index[which])
-            over = (tables.done[which] | tables.truncated[which]).astype(bool)
+            tables.reset_keys(which, self._keys[which], self._index[which])
+            over = (tables.done[which] | tables.truncated[which]).view(bool)
             which = which[over]
             self._index[which] += 1
         raise RuntimeError(f"{_REDEALS} matches in a row ended before the agent could act")

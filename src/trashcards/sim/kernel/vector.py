@@ -247,33 +247,45 @@ def _report(tab: Array, st: Array, agent: int, before: Array, i: int, value: flo
 
 @kjit(inline="always")
 def _write_features(obs: Array, i: int, feat: Features) -> None:
-    """The float observation of encoding ``obs[i]`` into ``feat[5][i]``, when that array
+    """The float observation of encoding ``obs[i]`` into ``feat[3][i]``, when that array
     has rows (the observation step inside the kernel): the recipe of
     :func:`observation_batch` as :func:`split_recipe` packs it — zeros, then the nonzero
-    constants, each one-hot group in one test, the scaled numbers and the bits."""
+    constants, each one-hot group in one test, the scaled numbers and the bits.
+
+    Every index is unsigned (numba checks a signed index for a negative value, which
+    made this step half again as long), and a one-hot group's test is one unsigned
+    comparison: ``x - p0`` wraps around past its length when ``x < p0``."""
     out = feat[3]
     if out.shape[0] == 0:
         return
-    ops, params, counts = feat[0], feat[1], feat[2]
     row = obs[i]
     o = out[i]
-    key = row[PLAYERS] * 4 + row[VIEWER]
+    key = np.uint64(row[PLAYERS] * 4 + row[VIEWER])
     for f in range(o.shape[0]):
         o[f] = 0.0
-    constants = counts[key, 0]
-    groups = constants + counts[key, 1]
-    scaled = groups + counts[key, 2]
-    bits = scaled + counts[key, 3]
-    for j in range(constants):
-        o[ops[key, j, 0]] = params[key, j]
-    for j in range(constants, groups):  # x == p0 + v for v < length: float t0 + v is 1
-        v = row[ops[key, j, 1]] - ops[key, j, 2]
-        if 0 <= v < ops[key, j, 3]:
-            o[ops[key, j, 0] + v] = 1.0
-    for j in range(groups, scaled):
-        o[ops[key, j, 0]] = row[ops[key, j, 1]] * params[key, j]
-    for j in range(scaled, bits):
-        o[ops[key, j, 0]] = (row[ops[key, j, 1]] >> ops[key, j, 2]) & 1
+    ops = feat[0][key]
+    params = feat[1][key]
+    counts = feat[2][key]
+    constants = counts[0]
+    groups = constants + counts[1]
+    scaled = groups + counts[2]
+    bits = scaled + counts[3]
+    one = np.uint64(1)
+    j = np.uint64(0)
+    while j < constants:
+        o[ops[j, 0]] = params[j]
+        j += one
+    while j < groups:  # x == p0 + v for v < length: float t0 + v is 1
+        v = np.uint64(row[ops[j, 1]]) - ops[j, 2]
+        if v < ops[j, 3]:
+            o[ops[j, 0] + v] = 1.0
+        j += one
+    while j < scaled:
+        o[ops[j, 0]] = row[ops[j, 1]] * params[j]
+        j += one
+    while j < bits:
+        o[ops[j, 0]] = (row[ops[j, 1]] >> ops[j, 2]) & 1
+        j += one
 
 
 def split_recipe(kinds: Array, sources: Array, params: Array) -> tuple[Array, Array, Array]:
@@ -281,7 +293,8 @@ def split_recipe(kinds: Array, sources: Array, params: Array) -> tuple[Array, Ar
     per key, operations ``(target, source, int parameter, length)`` with a float
     parameter each, in four runs whose lengths are ``counts[key]``: the nonzero constants,
     the one-hot groups (consecutive floats ``x == p0``, ``x == p0 + 1`` … of one source
-    ``x``, made by one test), ``x · p`` and bit ``p`` of ``x``. It makes the same floats."""
+    ``x``, made by one test), ``x · p`` and bit ``p`` of ``x``. It makes the same floats.
+    The operations and counts are unsigned (uint64; a negative ``p0`` wraps around)."""
     rows, width = kinds.shape
     packed: list[list[list[tuple[tuple[int, int, int, int], float]]]] = []
     for r in range(rows):
@@ -306,15 +319,15 @@ def split_recipe(kinds: Array, sources: Array, params: Array) -> tuple[Array, Ar
                 runs[3].append(((f, src, int(p), 0), 0.0))
         packed.append(runs)
     most = max(1, max(sum(len(run) for run in runs) for runs in packed))
-    ops = np.zeros((rows, most, 4), dtype=np.int64)
+    ops = np.zeros((rows, most, 4), dtype=np.uint64)
     values = np.zeros((rows, most), dtype=np.float64)
-    counts = np.zeros((rows, 4), dtype=np.int64)
+    counts = np.zeros((rows, 4), dtype=np.uint64)
     for r, runs in enumerate(packed):
         at = 0
         for k, part in enumerate(runs):
             counts[r, k] = len(part)
             for op, value in part:
-                ops[r, at] = op
+                ops[r, at] = [x % 2**64 for x in op]  # p0 < 0 wraps: x - p0 too
                 values[r, at] = value
                 at += 1
     return ops, values, counts
