@@ -71,6 +71,9 @@ __all__ = ["BatchedPolicy", "Opponent", "TrashVectorEnv"]
 Opponent = str | BatchedPolicy | Chooser
 
 _REDEALS: Final = 1000
+_MODES: Final = {AutoresetMode.NEXT_STEP: kernel.NEXT_STEP,
+                 AutoresetMode.SAME_STEP: kernel.SAME_STEP,
+                 AutoresetMode.DISABLED: kernel.DISABLED}
 _SEEDS: Final = 2**63
 
 Obs = npt.NDArray[np.float32]
@@ -192,35 +195,31 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         if acts.shape != (self.num_envs,):
             raise ValueError(f"one action per table: shape ({self.num_envs},), "
                              f"got {acts.shape}")
-        resetting = self._ended if self.autoreset_mode is AutoresetMode.NEXT_STEP else None
-        waiting = self._ended.copy()  # ended at an earlier step: their actions are ignored
+        waiting = self._ended  # ended at an earlier step: their actions are ignored
         acts[waiting] = -1
         tables = self.tables
         if self.copy:  # the kernel writes every row: a fresh array needs no copy
             tables.features = np.empty_like(tables.features)
         tables.step(acts, skip_illegal=True)
-        illegal = tables.illegal.astype(bool) & ~waiting
-        rewards = tables.reward.copy()
-        rewards[illegal] = ILLEGAL_REWARD
-        terminated = tables.done.astype(bool) | illegal
-        truncated = tables.truncated.astype(bool) & ~terminated
-        if resetting is None:  # DISABLED: an ended table says so again, with no reward
-            rewards[waiting] = 0.0
-            terminated[waiting] = self._terminated[waiting]
-            truncated[waiting] = ~self._terminated[waiting]
+        n = self.num_envs
+        rewards = np.empty(n, dtype=np.float64)
+        terminated = np.empty(n, dtype=bool)
+        truncated = np.empty(n, dtype=bool)
+        illegal = np.empty(n, dtype=bool)
+        faults, over = kernel.settle(tables.illegal, tables.reward, tables.done,
+                                     tables.truncated, waiting, self._terminated,
+                                     _MODES[self.autoreset_mode], ILLEGAL_REWARD, rewards,
+                                     terminated, truncated, illegal)
         self._terminated = terminated
         info: dict[str, Any] = {}
-        if illegal.any():
+        if faults:
             info["illegal"], info["_illegal"] = illegal, illegal.copy()
-        if resetting is not None and resetting.any():
-            which = self._all[resetting]
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP and waiting.any():
+            which = self._all[waiting]
             self._index[which] += 1
             self._deal(which)
-            rewards[which] = 0.0
-            terminated[which] = False
-            truncated[which] = False
         ended = terminated | truncated
-        if self.autoreset_mode is AutoresetMode.SAME_STEP and ended.any():
+        if self.autoreset_mode is AutoresetMode.SAME_STEP and over:
             which = self._all[ended]
             info["final_obs"], info["_final_obs"] = self._obs.copy(), ended.copy()
             final = self._info()

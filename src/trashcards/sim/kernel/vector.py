@@ -103,9 +103,9 @@ from .layout import (
     TURNS_HIST,
 )
 
-__all__ = ["OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE", "Features", "advance",
-           "encode", "features", "legal_mask", "observation_batch", "reset", "split_recipe",
-           "step"]
+__all__ = ["DISABLED", "NEXT_STEP", "OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE",
+           "SAME_STEP", "Features", "advance", "encode", "features", "legal_mask",
+           "observation_batch", "reset", "settle", "split_recipe", "step"]
 
 Array = npt.NDArray[Any]
 #: The observation step inside the kernel: the recipe as :func:`split_recipe` packs it
@@ -547,6 +547,47 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
     return advance(tab, st, ky, bots, agent, tables, pending, round_values, match_values,
                    before, mask, obs, agent_rounds, other_rounds, reward, done, truncated,
                    winner, waiting, other_obs, other_mask, feat)
+
+
+#: The autoreset modes of :func:`settle` (Gymnasium's ``AutoresetMode``).
+NEXT_STEP: Final = 0
+SAME_STEP: Final = 1
+DISABLED: Final = 2
+
+
+@kjit()
+def settle(illegal: Array, reward: Array, done: Array, truncated: Array, ended: Array,
+           last_terminated: Array, mode: int, illegal_reward: float, rewards: Array,
+           terminated: Array, truncations: Array, faults: Array) -> tuple[int, int]:
+    """What the vector environment's step reports, after :func:`step` with illegal
+    actions skipped, in one pass over the tables: ``ended[i]``, the table ended at an
+    earlier step (its action was ignored); ``last_terminated``, the terminations reported
+    then. Writes ``faults`` (an illegal action of a table not ended), ``rewards`` (the
+    step's, ``illegal_reward`` for a fault), ``terminated`` (over, or a fault) and
+    ``truncations`` (at the cap and not terminated); an ended table reports, by ``mode``:
+    NEXT_STEP, nothing (it is dealt anew: reward 0, neither flag); DISABLED, its end
+    again with reward 0; SAME_STEP never has one. Returns the number of faults and of
+    tables that terminated or were truncated."""
+    faulty = 0
+    over = 0
+    for i in range(done.shape[0]):
+        waiting = ended[i]
+        bad = illegal[i] != 0 and not waiting
+        value = illegal_reward if bad else reward[i]
+        term = done[i] != 0 or bad
+        trunc = truncated[i] != 0 and not term
+        if waiting:
+            if mode == NEXT_STEP:
+                value, term, trunc = 0.0, False, False
+            elif mode == DISABLED:
+                value, term, trunc = 0.0, last_terminated[i], not last_terminated[i]
+        faults[i] = bad
+        rewards[i] = value
+        terminated[i] = term
+        truncations[i] = trunc
+        faulty += bad
+        over += term or trunc
+    return faulty, over
 
 
 #: How :func:`observation_batch` makes a float from one number ``x`` of the encoding and
