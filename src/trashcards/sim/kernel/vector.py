@@ -119,6 +119,7 @@ _CODES = np.array(ACTION_CODES, dtype=np.int64)
 _PUBLIC_PHASE = np.array([0, 3, 1, 2, 3, 3, 3, 4, 5], dtype=np.int64)
 assert (PH_DRAW, PH_WILD, PH_SWAP, PH_ROUND_OVER, PH_MATCH_OVER) == (0, 2, 3, 7, 8)
 _WILD_ROLE = 0
+_U = np.uint64
 
 
 @kjit(inline="always")
@@ -204,17 +205,18 @@ def encode(tab: Array, st: Array, viewer: int, out: Array) -> None:
                     code = SLOT_DOWN
                 else:
                     code = SLOT_WILD if (w >> k) & 1 else SLOT_NATURAL
-                    out[UNSEEN_COUNTS + tab[T_CLASS + st[O_BCARD + 10 * s + k]]] -= 1
+                    out[_U(UNSEEN_COUNTS) + _U(tab[_U(T_CLASS + st[O_BCARD + 10 * s + k])])] -= 1
             out[SLOTS + 10 * s + k] = code
-    for i in range(dl):
-        c = tab[T_CLASS + st[dsc + i]]
-        out[DISCARD_COUNTS + c] += 1
-        out[UNSEEN_COUNTS + c] -= 1
+    # the card counts index unsigned: numba checks a signed index for a negative value
+    for i in range(_U(dsc), _U(dsc + dl)):
+        c = _U(tab[_U(T_CLASS + st[i])])
+        out[_U(DISCARD_COUNTS) + c] += 1
+        out[_U(UNSEEN_COUNTS) + c] -= 1
     if out[IN_HAND] >= 0:
         out[UNSEEN_COUNTS + out[IN_HAND]] -= 1
     if public:
-        for i in range(sp, se):
-            out[STOCK_KNOWN_COUNTS + tab[T_CLASS + st[O_DECK + i]]] += 1
+        for i in range(_U(O_DECK + sp), _U(O_DECK + se)):
+            out[_U(STOCK_KNOWN_COUNTS) + _U(tab[_U(T_CLASS + st[i])])] += 1
     out[VIEWER] = viewer
 
 
