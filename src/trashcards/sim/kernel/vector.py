@@ -209,9 +209,9 @@ def encode(tab: Array, st: Array, viewer: int, out: Array) -> None:
             out[SLOTS + 10 * s + k] = code
     # the card counts index unsigned: numba checks a signed index for a negative value
     for i in range(_U(dsc), _U(dsc + dl)):
-        c = _U(tab[_U(T_CLASS + st[i])])
-        out[_U(DISCARD_COUNTS) + c] += 1
-        out[_U(UNSEEN_COUNTS) + c] -= 1
+        cls = _U(tab[_U(T_CLASS + st[i])])
+        out[_U(DISCARD_COUNTS) + cls] += 1
+        out[_U(UNSEEN_COUNTS) + cls] -= 1
     if out[IN_HAND] >= 0:
         out[UNSEEN_COUNTS + out[IN_HAND]] -= 1
     if public:
