@@ -120,6 +120,9 @@ _PUBLIC_PHASE = np.array([0, 3, 1, 2, 3, 3, 3, 4, 5], dtype=np.int64)
 assert (PH_DRAW, PH_WILD, PH_SWAP, PH_ROUND_OVER, PH_MATCH_OVER) == (0, 2, 3, 7, 8)
 _WILD_ROLE = 0
 _U = np.uint64
+#: The game inlined into :func:`_advance`, its one caller here (a call passed every
+#: array's fields on the stack: about 80 words per table).
+_run_inline = kjit(inline="always")(cast(Any, run).py_func)
 
 
 @kjit(inline="always")
@@ -432,8 +435,8 @@ def _advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables
         value = 0.0
         act = np.int64(_CODES[pending[j]]) if pending[j] >= 0 else np.int64(-1)
         while True:
-            status = run(tab, row, ky[i], bots, seat, act, np.int64(H_ROUNDS), acc, thist,
-                         rhist, ovf, tmp, np.bool_(False), log, lp)
+            status = _run_inline(tab, row, ky[i], bots, seat, act, np.int64(H_ROUNDS), acc,
+                                 thist, rhist, ovf, tmp, np.bool_(False), log, lp)
             act = np.int64(-1)
             if status in (R_ROUND_OVER, R_MATCH_OVER):
                 value += round_values[seat, row[S_WINNERS]]
