@@ -16,12 +16,14 @@ single-agent environment (:class:`trashcards.envs.gymnasium.TrashEnv`): the agen
   expert at a budget) or a bot name the kernel lacks (``"expert"``), asked table by table
   with the seat's view.
 
-A step with kernel bots only is two compiled calls that release the GIL: the kernel
+A step with kernel bots only is one compiled call that releases the GIL: the kernel
 plays every table on to the agent's next decision
-(:class:`trashcards.sim.vector.VectorTables`), then turns the public encoding of each
-agent's view into the observation of the single environments
-(:func:`trashcards.sim.kernel.vector.observation_batch`, the recipe of
-:mod:`trashcards.envs.observation`). Both read only what the agent's view holds. With
+(:class:`trashcards.sim.vector.VectorTables`) and turns the public encoding of each
+agent's view into the observation of the single environments right after it (the recipe
+of :mod:`trashcards.envs.observation`, as
+:func:`trashcards.sim.kernel.vector.observation_batch` applies it); then one compiled
+pass gives the rewards and flags (:func:`trashcards.sim.kernel.vector.settle`) and one
+deals the tables that autoreset. The kernel reads only what the agent's view holds. With
 opponents outside the kernel, the kernel stops at their decisions too and each round
 trip asks every such opponent once, for all the tables where it is to act.
 
