@@ -8,7 +8,8 @@ Every side plays uniformly random legal moves, match after match, for ``--second
 * AEC: PettingZoo's loop on ``raw_env`` (``last()`` with the observation and mask, then
   ``step``), and the same through ``env()`` with PettingZoo's wrappers;
 * Gymnasium: ``TrashEnv`` with the agent against ``random`` bots (one step is the
-  agent's action and the bots' replies);
+  agent's action and the bots' replies), and against ``greedy`` bots (the ratio of the
+  vector env against ``greedy`` to it is printed);
 * OpenSpiel: ``python_trash`` states, chance nodes included (``--openspiel``);
 * the vector env: ``TrashVectorEnv`` of ``--num-envs`` tables (1,024) against ``random``
   bots, a random legal action per table per step (``argmax`` of the mask times noise),
@@ -94,9 +95,11 @@ def aec(make: Callable[[], Any], seconds: float, seed: int = 1) -> Rate:
     return steps, steps, time.perf_counter() - began
 
 
-def gymnasium_steps(rules: Rules, players: int, seconds: float, seed: int = 1) -> Rate:
-    """The single-agent env against ``random`` bots: (agent steps, all actions, elapsed)."""
-    single = TrashEnv(opponents=["random"] * (players - 1), rules=rules)
+def gymnasium_steps(rules: Rules, players: int, seconds: float, seed: int = 1,
+                    opponent: str = "random") -> Rate:
+    """The single-agent env against ``opponent`` bots: (agent steps, all actions,
+    elapsed)."""
+    single = TrashEnv(opponents=[opponent] * (players - 1), rules=rules)
     rng = np.random.default_rng(seed)
     steps = actions = 0
     began = time.perf_counter()
@@ -213,6 +216,7 @@ def main() -> None:
     ]
     if args.openspiel:
         sides.append(("OpenSpiel", openspiel_steps(rules, args.players, args.seconds)))
+    single_greedy = gymnasium_steps(rules, args.players, args.seconds, opponent="greedy")
     vectors = {name: vector_steps(rules, args.players, args.seconds, args.num_envs,
                                   opponent=opponent)
                for name, opponent in (("random", "random"), ("greedy", "greedy"),
@@ -234,6 +238,10 @@ def main() -> None:
     for name, (steps, _every, elapsed, cpu) in vectors.items():
         print(f"TrashVectorEnv N={args.num_envs} vs {name + ':':15s} {steps / elapsed:10,.0f} "
               f"agent steps/s of wall clock, {steps / cpu:10,.0f} per CPU second")
+    greedy_single = single_greedy[0] / single_greedy[2]
+    greedy_vector = vectors["greedy"][0] / vectors["greedy"][2]
+    print(f"Gymnasium TrashEnv vs greedy: {greedy_single:10,.0f} steps/s; the vector env vs "
+          f"greedy is {greedy_vector / greedy_single:,.0f}x that")
     print(f"load average during the run: {os.getloadavg()[0]:.1f} "
           f"(on {os.cpu_count()} cores)")
 

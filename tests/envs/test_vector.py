@@ -195,6 +195,33 @@ def test_disabled_autoreset_waits_for_a_masked_reset():
     assert not terms[ended].any()
 
 
+def test_disabled_autoreset_repeats_each_end_as_it_was_with_no_reward():
+    """With autoreset disabled, a table that ended says so again at every later step, as
+    it ended: terminated after an illegal action (not marked illegal again), truncated
+    at the move cap; reward 0, its action ignored."""
+    vec = TrashVectorEnv(4, ["greedy"], preset="kids", max_moves=12,
+                         autoreset_mode=AutoresetMode.DISABLED)
+    _obs, info = vec.reset(seed=3)
+    rng = np.random.default_rng(5)
+    actions = _pick(info["action_mask"], rng)
+    actions[0] = 14  # call: not in the kids' rules
+    _obs, rewards, terms, truncs, info = vec.step(actions)
+    assert (rewards[0], terms[0], truncs[0]) == (ILLEGAL_REWARD, True, False)
+    assert info["illegal"].tolist() == [True, False, False, False]
+    first: dict[int, tuple[bool, bool]] = {0: (True, False)}
+    for _ in range(30):
+        actions = _pick(info["action_mask"], rng)
+        actions[list(first)] = 14  # ignored: those tables wait for a reset
+        _obs, rewards, terms, truncs, info = vec.step(actions)
+        assert not info.get("illegal", np.zeros(4, bool))[list(first)].any()
+        for i in range(4):
+            if i in first:
+                assert (rewards[i], terms[i], truncs[i]) == (0.0, *first[i])
+            elif terms[i] or truncs[i]:
+                first[i] = (bool(terms[i]), bool(truncs[i]))
+    assert (False, True) in first.values()  # some table reached the cap
+
+
 def test_the_same_seed_gives_the_same_trajectories_and_other_seeds_others():
     def play(seed: int) -> list[np.ndarray]:
         vec = TrashVectorEnv(8, ["random", "greedy"], preset="call-trash")

@@ -16,12 +16,14 @@ single-agent environment (:class:`trashcards.envs.gymnasium.TrashEnv`): the agen
   expert at a budget) or a bot name the kernel lacks (``"expert"``), asked table by table
   with the seat's view.
 
-A step with kernel bots only is two compiled calls that release the GIL: the kernel
+A step with kernel bots only is one compiled call that releases the GIL: the kernel
 plays every table on to the agent's next decision
-(:class:`trashcards.sim.vector.VectorTables`), then turns the public encoding of each
-agent's view into the observation of the single environments
-(:func:`trashcards.sim.kernel.vector.observation_batch`, the recipe of
-:mod:`trashcards.envs.observation`). Both read only what the agent's view holds. With
+(:class:`trashcards.sim.vector.VectorTables`) and turns the public encoding of each
+agent's view into the observation of the single environments right after it (the recipe
+of :mod:`trashcards.envs.observation`, as
+:func:`trashcards.sim.kernel.vector.observation_batch` applies it); then one compiled
+pass gives the rewards and flags (:func:`trashcards.sim.kernel.vector.settle`) and one
+deals the tables that autoreset. The kernel reads only what the agent's view holds. With
 opponents outside the kernel, the kernel stops at their decisions too and each round
 trip asks every such opponent once, for all the tables where it is to act.
 
@@ -57,6 +59,7 @@ from ..bots import make_bot
 from ..rules import Rules
 from ..session import Chooser
 from ..sim.kernel import vector as kernel
+from ..sim.rng import seed_key
 from ..sim.vector import VectorTables
 from .actions import NUM_ACTIONS, action_index
 from .episode import DEFAULT_MAX_MOVES, RewardKind, check_options, make_rules, split_reward
@@ -70,6 +73,9 @@ __all__ = ["BatchedPolicy", "Opponent", "TrashVectorEnv"]
 Opponent = str | BatchedPolicy | Chooser
 
 _REDEALS: Final = 1000
+_MODES: Final = {AutoresetMode.NEXT_STEP: kernel.NEXT_STEP,
+                 AutoresetMode.SAME_STEP: kernel.SAME_STEP,
+                 AutoresetMode.DISABLED: kernel.DISABLED}
 _SEEDS: Final = 2**63
 
 Obs = npt.NDArray[np.float32]
@@ -141,6 +147,7 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._run = np.zeros(num_envs, dtype=np.int64)
+        self._keys = np.zeros(num_envs, dtype=np.uint64)  # seed_key of each run
         self._index = np.zeros(num_envs, dtype=np.int64)
         self._ended = np.zeros(num_envs, dtype=bool)
         self._terminated = np.zeros(num_envs, dtype=bool)
@@ -168,11 +175,11 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
                     else np.array(list(seed), dtype=np.int64))
             if runs.shape != (self.num_envs,):
                 raise ValueError(f"one seed per table: {self.num_envs}, got {runs.shape}")
-            self._run[which] = runs[which]
+            self._set_runs(which, runs[which])
             self._index[which] = 0
             self._seeded = True
         elif not self._seeded:
-            self._run[:] = self.np_random.integers(_SEEDS, size=self.num_envs)
+            self._set_runs(self._all, self.np_random.integers(_SEEDS, size=self.num_envs))
             self._seeded = True
         else:
             self._index[which] += 1
@@ -190,35 +197,31 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         if acts.shape != (self.num_envs,):
             raise ValueError(f"one action per table: shape ({self.num_envs},), "
                              f"got {acts.shape}")
-        resetting = self._ended if self.autoreset_mode is AutoresetMode.NEXT_STEP else None
-        waiting = self._ended.copy()  # ended at an earlier step: their actions are ignored
+        waiting = self._ended  # ended at an earlier step: their actions are ignored
         acts[waiting] = -1
         tables = self.tables
         if self.copy:  # the kernel writes every row: a fresh array needs no copy
             tables.features = np.empty_like(tables.features)
         tables.step(acts, skip_illegal=True)
-        illegal = tables.illegal.astype(bool) & ~waiting
-        rewards = tables.reward.copy()
-        rewards[illegal] = ILLEGAL_REWARD
-        terminated = tables.done.astype(bool) | illegal
-        truncated = tables.truncated.astype(bool) & ~terminated
-        if resetting is None:  # DISABLED: an ended table says so again, with no reward
-            rewards[waiting] = 0.0
-            terminated[waiting] = self._terminated[waiting]
-            truncated[waiting] = ~self._terminated[waiting]
+        n = self.num_envs
+        rewards = np.empty(n, dtype=np.float64)
+        terminated = np.empty(n, dtype=bool)
+        truncated = np.empty(n, dtype=bool)
+        illegal = np.empty(n, dtype=bool)
+        faults, over = kernel.settle(tables.illegal, tables.reward, tables.done,
+                                     tables.truncated, waiting, self._terminated,
+                                     _MODES[self.autoreset_mode], ILLEGAL_REWARD, rewards,
+                                     terminated, truncated, illegal)
         self._terminated = terminated
         info: dict[str, Any] = {}
-        if illegal.any():
+        if faults:
             info["illegal"], info["_illegal"] = illegal, illegal.copy()
-        if resetting is not None and resetting.any():
-            which = self._all[resetting]
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP and waiting.any():
+            which = self._all[waiting]
             self._index[which] += 1
             self._deal(which)
-            rewards[which] = 0.0
-            terminated[which] = False
-            truncated[which] = False
         ended = terminated | truncated
-        if self.autoreset_mode is AutoresetMode.SAME_STEP and ended.any():
+        if self.autoreset_mode is AutoresetMode.SAME_STEP and over:
             which = self._all[ended]
             info["final_obs"], info["_final_obs"] = self._obs.copy(), ended.copy()
             final = self._info()
@@ -244,6 +247,12 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         masks: npt.NDArray[np.bool_] = self.tables.mask.astype(bool)
         return masks
 
+    def _set_runs(self, which: npt.NDArray[np.int64], runs: npt.NDArray[np.int64]) -> None:
+        """Tables ``which`` play the runs of seeds ``runs`` (their keys kept for
+        :meth:`_deal`)."""
+        self._run[which] = runs
+        self._keys[which] = [seed_key(int(run)) for run in runs]
+
     def _deal(self, which: npt.NDArray[np.int64]) -> None:
         """Tables ``which`` start the current match of their run, skipping matches that
         end before the agent's first decision."""
@@ -251,8 +260,8 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         for _ in range(_REDEALS):
             if not len(which):
                 return
-            tables.reset(which, self._run[which].tolist(), indices=self._index[which])
-            over = (tables.done[which] | tables.truncated[which]).astype(bool)
+            tables.reset_keys(which, self._keys[which], self._index[which])
+            over = (tables.done[which] | tables.truncated[which]).view(bool)
             which = which[over]
             self._index[which] += 1
         raise RuntimeError(f"{_REDEALS} matches in a row ended before the agent could act")

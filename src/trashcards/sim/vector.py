@@ -126,8 +126,8 @@ class VectorTables:
         width = 0 if recipe is None else recipe[0].shape[1]
         self.features = np.zeros((num_tables if recipe else 0, width), dtype=np.float32)
         self._recipe = (kernel.split_recipe(*recipe) if recipe is not None else
-                        (np.zeros((1, 1, 4), dtype=np.int64), np.zeros((1, 1), dtype=np.float64),
-                         np.zeros((1, 4), dtype=np.int64)))
+                        (np.zeros((1, 1, 4), dtype=np.uint64), np.zeros((1, 1), dtype=np.float64),
+                         np.zeros((1, 4), dtype=np.uint64)))
 
     def reset(self, tables: Iterable[int], seeds: Iterable[int],
               agent_seats: Iterable[int] | None = None,
@@ -151,12 +151,21 @@ class VectorTables:
                     (seats < 0) | (seats >= self.table.players)).any():
                 raise ValueError("one agent seat per table reset, each a seat of the table")
             self.agent[which] = seats
+        self.reset_keys(which, keys, index)
+
+    def reset_keys(self, which: npt.NDArray[np.int64], keys: npt.NDArray[np.uint64],
+                   indices: npt.NDArray[np.int64]) -> None:
+        """:meth:`reset` of tables ``which`` (int64, each a table) to match ``indices[j]``
+        (int64, 0 or more) of the runs whose seed keys are ``keys`` (uint64,
+        :func:`~trashcards.sim.rng.seed_key` of each seed), as given: nothing is checked
+        or converted (the vector environment's autoreset calls it every step)."""
         waiting = kernel.reset(self.tab, self.st, self.ky, self.codes, self.agent, which,
-                               keys, index, self._before, self.mask, self.obs,
+                               keys, indices, self._before, self.mask, self.obs,
                                self.agent_rounds, self.other_rounds, self.reward, self.done,
                                self.truncated, self.winner, self._waiting, self._other_obs,
                                self._other_mask, self._feat())
-        self._play_outside(waiting, self._zero_values)
+        if waiting:
+            self._play_outside(waiting, self._zero_values)
 
     def step(self, actions: npt.ArrayLike, skip_illegal: bool = False) -> None:
         """Each table whose match goes on takes its agent's action and plays to the

@@ -16,10 +16,13 @@ environments (its recipe, a table of how each float is made, comes from
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, cast
 
 import numpy as np
 import numpy.typing as npt
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from ...public import (
     BOARD_SIZE,
@@ -100,9 +103,9 @@ from .layout import (
     TURNS_HIST,
 )
 
-__all__ = ["OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE", "Features", "advance",
-           "encode", "features", "legal_mask", "observation_batch", "reset", "split_recipe",
-           "step"]
+__all__ = ["DISABLED", "NEXT_STEP", "OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE",
+           "SAME_STEP", "Features", "advance", "encode", "features", "legal_mask",
+           "observation_batch", "reset", "settle", "split_recipe", "step"]
 
 Array = npt.NDArray[Any]
 #: The observation step inside the kernel: the recipe as :func:`split_recipe` packs it
@@ -116,6 +119,10 @@ _CODES = np.array(ACTION_CODES, dtype=np.int64)
 _PUBLIC_PHASE = np.array([0, 3, 1, 2, 3, 3, 3, 4, 5], dtype=np.int64)
 assert (PH_DRAW, PH_WILD, PH_SWAP, PH_ROUND_OVER, PH_MATCH_OVER) == (0, 2, 3, 7, 8)
 _WILD_ROLE = 0
+_U = np.uint64
+#: The game inlined into :func:`_advance`, its one caller here (a call passed every
+#: array's fields on the stack: about 80 words per table).
+_run_inline = kjit(inline="always")(cast(Any, run).py_func)
 
 
 @kjit(inline="always")
@@ -201,17 +208,18 @@ def encode(tab: Array, st: Array, viewer: int, out: Array) -> None:
                     code = SLOT_DOWN
                 else:
                     code = SLOT_WILD if (w >> k) & 1 else SLOT_NATURAL
-                    out[UNSEEN_COUNTS + tab[T_CLASS + st[O_BCARD + 10 * s + k]]] -= 1
+                    out[_U(UNSEEN_COUNTS) + _U(tab[_U(T_CLASS + st[O_BCARD + 10 * s + k])])] -= 1
             out[SLOTS + 10 * s + k] = code
-    for i in range(dl):
-        c = tab[T_CLASS + st[dsc + i]]
-        out[DISCARD_COUNTS + c] += 1
-        out[UNSEEN_COUNTS + c] -= 1
+    # the card counts index unsigned: numba checks a signed index for a negative value
+    for i in range(_U(dsc), _U(dsc + dl)):
+        cls = _U(tab[_U(T_CLASS + st[i])])
+        out[_U(DISCARD_COUNTS) + cls] += 1
+        out[_U(UNSEEN_COUNTS) + cls] -= 1
     if out[IN_HAND] >= 0:
         out[UNSEEN_COUNTS + out[IN_HAND]] -= 1
     if public:
-        for i in range(sp, se):
-            out[STOCK_KNOWN_COUNTS + tab[T_CLASS + st[O_DECK + i]]] += 1
+        for i in range(_U(O_DECK + sp), _U(O_DECK + se)):
+            out[_U(STOCK_KNOWN_COUNTS) + _U(tab[_U(T_CLASS + st[i])])] += 1
     out[VIEWER] = viewer
 
 
@@ -244,33 +252,45 @@ def _report(tab: Array, st: Array, agent: int, before: Array, i: int, value: flo
 
 @kjit(inline="always")
 def _write_features(obs: Array, i: int, feat: Features) -> None:
-    """The float observation of encoding ``obs[i]`` into ``feat[5][i]``, when that array
+    """The float observation of encoding ``obs[i]`` into ``feat[3][i]``, when that array
     has rows (the observation step inside the kernel): the recipe of
     :func:`observation_batch` as :func:`split_recipe` packs it — zeros, then the nonzero
-    constants, each one-hot group in one test, the scaled numbers and the bits."""
+    constants, each one-hot group in one test, the scaled numbers and the bits.
+
+    Every index is unsigned (numba checks a signed index for a negative value, which
+    made this step half again as long), and a one-hot group's test is one unsigned
+    comparison: ``x - p0`` wraps around past its length when ``x < p0``."""
     out = feat[3]
     if out.shape[0] == 0:
         return
-    ops, params, counts = feat[0], feat[1], feat[2]
     row = obs[i]
     o = out[i]
-    key = row[PLAYERS] * 4 + row[VIEWER]
+    key = np.uint64(row[PLAYERS] * 4 + row[VIEWER])
     for f in range(o.shape[0]):
         o[f] = 0.0
-    constants = counts[key, 0]
-    groups = constants + counts[key, 1]
-    scaled = groups + counts[key, 2]
-    bits = scaled + counts[key, 3]
-    for j in range(constants):
-        o[ops[key, j, 0]] = params[key, j]
-    for j in range(constants, groups):  # x == p0 + v for v < length: float t0 + v is 1
-        v = row[ops[key, j, 1]] - ops[key, j, 2]
-        if 0 <= v < ops[key, j, 3]:
-            o[ops[key, j, 0] + v] = 1.0
-    for j in range(groups, scaled):
-        o[ops[key, j, 0]] = row[ops[key, j, 1]] * params[key, j]
-    for j in range(scaled, bits):
-        o[ops[key, j, 0]] = (row[ops[key, j, 1]] >> ops[key, j, 2]) & 1
+    ops = feat[0][key]
+    params = feat[1][key]
+    counts = feat[2][key]
+    constants = counts[0]
+    groups = constants + counts[1]
+    scaled = groups + counts[2]
+    bits = scaled + counts[3]
+    one = np.uint64(1)
+    j = np.uint64(0)
+    while j < constants:
+        o[ops[j, 0]] = params[j]
+        j += one
+    while j < groups:  # x == p0 + v for v < length: float t0 + v is 1
+        v = np.uint64(row[ops[j, 1]]) - ops[j, 2]
+        if v < ops[j, 3]:
+            o[ops[j, 0] + v] = 1.0
+        j += one
+    while j < scaled:
+        o[ops[j, 0]] = row[ops[j, 1]] * params[j]
+        j += one
+    while j < bits:
+        o[ops[j, 0]] = (row[ops[j, 1]] >> ops[j, 2]) & 1
+        j += one
 
 
 def split_recipe(kinds: Array, sources: Array, params: Array) -> tuple[Array, Array, Array]:
@@ -278,7 +298,8 @@ def split_recipe(kinds: Array, sources: Array, params: Array) -> tuple[Array, Ar
     per key, operations ``(target, source, int parameter, length)`` with a float
     parameter each, in four runs whose lengths are ``counts[key]``: the nonzero constants,
     the one-hot groups (consecutive floats ``x == p0``, ``x == p0 + 1`` … of one source
-    ``x``, made by one test), ``x · p`` and bit ``p`` of ``x``. It makes the same floats."""
+    ``x``, made by one test), ``x · p`` and bit ``p`` of ``x``. It makes the same floats.
+    The operations and counts are unsigned (uint64; a negative ``p0`` wraps around)."""
     rows, width = kinds.shape
     packed: list[list[list[tuple[tuple[int, int, int, int], float]]]] = []
     for r in range(rows):
@@ -303,15 +324,15 @@ def split_recipe(kinds: Array, sources: Array, params: Array) -> tuple[Array, Ar
                 runs[3].append(((f, src, int(p), 0), 0.0))
         packed.append(runs)
     most = max(1, max(sum(len(run) for run in runs) for runs in packed))
-    ops = np.zeros((rows, most, 4), dtype=np.int64)
+    ops = np.zeros((rows, most, 4), dtype=np.uint64)
     values = np.zeros((rows, most), dtype=np.float64)
-    counts = np.zeros((rows, 4), dtype=np.int64)
+    counts = np.zeros((rows, 4), dtype=np.uint64)
     for r, runs in enumerate(packed):
         at = 0
         for k, part in enumerate(runs):
             counts[r, k] = len(part)
             for op, value in part:
-                ops[r, at] = op
+                ops[r, at] = [x % 2**64 for x in op]  # p0 < 0 wraps: x - p0 too
                 values[r, at] = value
                 at += 1
     return ops, values, counts
@@ -336,6 +357,40 @@ def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array]:
     return acc, thist, rhist, ovf, tmp, log, lp
 
 
+_CGUTILS: Any = cgutils  # typed loosely: numba has no annotations
+
+
+@intrinsic
+def _unowned_intrinsic(typingctx: Any, arr: Any) -> Any:
+    """``arr`` without its memory's owner (numba's reference-counted meminfo): the same
+    data, shape and strides, but the array and every view of it are not counted, so
+    passing it to a compiled function or taking a row costs no atomic increment and
+    decrement. Only for arrays the caller keeps alive for the whole call."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ary = context.make_array(arr)(context, builder, value=args[0])
+        ary.meminfo = _CGUTILS.get_null_value(ary.meminfo.type)
+        ary.parent = _CGUTILS.get_null_value(ary.parent.type)
+        return ary._getvalue()
+
+    return arr(arr), codegen
+
+
+#: :func:`_unowned_intrinsic` as the kernel calls it. The entry points (:func:`step`,
+#: :func:`reset`, :func:`advance`) take their arrays unowned: the caller holds them for
+#: the whole call. Counted, every array passed to the game (:func:`~.game.run`, once per
+#: table) and every row taken was an atomic increment and decrement of its owner's count
+#: (numba's ``NRT_incref``): a fifth of a step's time in a profile.
+_unowned: Callable[[Array], Array] = cast(Any, _unowned_intrinsic)
+
+
+@kjit(inline="always")
+def _unowned_features(feat: Features) -> Features:
+    return _unowned(feat[0]), _unowned(feat[1]), _unowned(feat[2]), _unowned(feat[3])
+
+
 @kjit()
 def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: Array,
             pending: Array, round_values: Array, match_values: Array, before: Array,
@@ -352,6 +407,26 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
     ``other_obs[i]``; every other table reports as :func:`step` says (rounds counted
     from ``before[i]``). Returns how many tables wait."""
     acc, thist, rhist, ovf, tmp, log, lp = _scratch()
+    return _advance(_unowned(tab), _unowned(st), _unowned(ky), _unowned(bots),
+                    _unowned(agent), _unowned(tables), _unowned(pending),
+                    _unowned(round_values), _unowned(match_values), _unowned(before),
+                    _unowned(mask), _unowned(obs), _unowned(agent_rounds),
+                    _unowned(other_rounds), _unowned(reward), _unowned(done),
+                    _unowned(truncated), _unowned(winner), _unowned(waiting),
+                    _unowned(other_obs), _unowned(other_mask),
+                    _unowned_features(feat),
+                    _unowned(acc), _unowned(thist), _unowned(rhist), _unowned(ovf),
+                    _unowned(tmp), _unowned(log), _unowned(lp))
+
+
+@kjit()
+def _advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: Array,
+             pending: Array, round_values: Array, match_values: Array, before: Array,
+             mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array,
+             reward: Array, done: Array, truncated: Array, winner: Array, waiting: Array,
+             other_obs: Array, other_mask: Array, feat: Features, acc: Array, thist: Array,
+             rhist: Array, ovf: Array, tmp: Array, log: Array, lp: Array) -> int:
+    """:func:`advance` with its arrays unowned (:func:`_unowned`) and its scratch."""
     count = 0
     for j in range(tables.shape[0]):
         i = tables[j]
@@ -360,8 +435,8 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
         value = 0.0
         act = np.int64(_CODES[pending[j]]) if pending[j] >= 0 else np.int64(-1)
         while True:
-            status = run(tab, row, ky[i], bots, seat, act, np.int64(H_ROUNDS), acc, thist,
-                         rhist, ovf, tmp, np.bool_(False), log, lp)
+            status = _run_inline(tab, row, ky[i], bots, seat, act, np.int64(H_ROUNDS), acc,
+                                 thist, rhist, ovf, tmp, np.bool_(False), log, lp)
             act = np.int64(-1)
             if status in (R_ROUND_OVER, R_MATCH_OVER):
                 value += round_values[seat, row[S_WINNERS]]
@@ -393,6 +468,8 @@ def reset(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: A
     the agent's first decision (or, rarely, the match's end or the move cap), or to a
     decision of a seat decided outside (see :func:`advance`; returns how many wait). What
     they report comes from :func:`advance` with no values: a reset scores nothing."""
+    st, ky, tables, before, reward = (_unowned(st), _unowned(ky), _unowned(tables),
+                                      _unowned(before), _unowned(reward))
     players = tab[T_PLAYERS]
     zero_rounds = np.zeros((players, 1 << players), dtype=np.float64)
     zero_match = np.zeros((players, players), dtype=np.float64)
@@ -429,6 +506,12 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
     no rounds and no reward). Tables whose match is over or at its cap are left as they
     are and report no rounds and no reward. Otherwise returns how many tables wait for
     an outside seat."""
+    tab, st, ky, bots, agent, actions = (_unowned(tab), _unowned(st), _unowned(ky),
+                                         _unowned(bots), _unowned(agent), _unowned(actions))
+    before, mask, obs, reward = _unowned(before), _unowned(mask), _unowned(obs), _unowned(reward)
+    agent_rounds, other_rounds = _unowned(agent_rounds), _unowned(other_rounds)
+    illegal, waiting = _unowned(illegal), _unowned(waiting)
+    feat = _unowned_features(feat)
     legal = np.zeros(ACTION_COUNT, dtype=np.uint8)
     bad = 0
     for i in range(st.shape[0]):
@@ -469,6 +552,47 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
     return advance(tab, st, ky, bots, agent, tables, pending, round_values, match_values,
                    before, mask, obs, agent_rounds, other_rounds, reward, done, truncated,
                    winner, waiting, other_obs, other_mask, feat)
+
+
+#: The autoreset modes of :func:`settle` (Gymnasium's ``AutoresetMode``).
+NEXT_STEP: Final = 0
+SAME_STEP: Final = 1
+DISABLED: Final = 2
+
+
+@kjit()
+def settle(illegal: Array, reward: Array, done: Array, truncated: Array, ended: Array,
+           last_terminated: Array, mode: int, illegal_reward: float, rewards: Array,
+           terminated: Array, truncations: Array, faults: Array) -> tuple[int, int]:
+    """What the vector environment's step reports, after :func:`step` with illegal
+    actions skipped, in one pass over the tables: ``ended[i]``, the table ended at an
+    earlier step (its action was ignored); ``last_terminated``, the terminations reported
+    then. Writes ``faults`` (an illegal action of a table not ended), ``rewards`` (the
+    step's, ``illegal_reward`` for a fault), ``terminated`` (over, or a fault) and
+    ``truncations`` (at the cap and not terminated); an ended table reports, by ``mode``:
+    NEXT_STEP, nothing (it is dealt anew: reward 0, neither flag); DISABLED, its end
+    again with reward 0; SAME_STEP never has one. Returns the number of faults and of
+    tables that terminated or were truncated."""
+    faulty = 0
+    over = 0
+    for i in range(done.shape[0]):
+        waiting = ended[i]
+        bad = illegal[i] != 0 and not waiting
+        value = illegal_reward if bad else reward[i]
+        term = done[i] != 0 or bad
+        trunc = truncated[i] != 0 and not term
+        if waiting:
+            if mode == NEXT_STEP:
+                value, term, trunc = 0.0, False, False
+            elif mode == DISABLED:
+                value, term, trunc = 0.0, last_terminated[i], not last_terminated[i]
+        faults[i] = bad
+        rewards[i] = value
+        terminated[i] = term
+        truncations[i] = trunc
+        faulty += bad
+        over += term or trunc
+    return faulty, over
 
 
 #: How :func:`observation_batch` makes a float from one number ``x`` of the encoding and
