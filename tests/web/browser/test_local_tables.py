@@ -30,6 +30,7 @@ window.addEventListener("trash-local-frame", (event) => {
   window.keepFrame(JSON.stringify(event.detail));
 });
 window.trashBotDelay = 0;
+window.trashTestSeed = 1;  // seeded shuffles and bots: the same matches on every run
 """
 
 
@@ -259,6 +260,7 @@ def _to_a_real_choice(page: Any, lobby: str) -> int:
             take_one_decision(page)
         page.goto(lobby)
         page.wait_for_selector("#seat-rows li")
+        page.check("#on-device")  # ticked by itself only when offline
     raise AssertionError("no real choice in eight matches")
 
 

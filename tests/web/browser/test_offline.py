@@ -145,7 +145,7 @@ def test_the_static_build_plays_a_table_on_this_device_with_no_python_server(
     with static_host(site) as base:
         context = new_context()
         page = context.new_page()
-        page.add_init_script("window.trashBotDelay = 0;")
+        page.add_init_script("window.trashBotDelay = 0; window.trashTestSeed = 1;")
         page.goto(f"{base}/")  # a first visit: the table page comes as the host's 404.html
         page.wait_for_selector("#seat-rows li")
         page.check("#on-device")
@@ -193,7 +193,7 @@ def test_the_static_build_under_a_sub_path_plays_offline_after_one_visit(
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.add_init_script("window.trashBotDelay = 0;")
+        page.add_init_script("window.trashBotDelay = 0; window.trashTestSeed = 1;")
         # The origin holds another app's cache (another project site) and one named as
         # before the caches were named after their root.
         page.goto(f"{host}/")

@@ -22,7 +22,29 @@ function randomId(bytes) {
     .replace(/=+$/, "");
 }
 
-function seedFromCrypto() {
+/** Tests only: seeded streams in place of crypto, one per use, so that the order in
+ *  which a table's aids and moves ask cannot change its deals (a page that sets
+ *  window.trashTestSeed before loading gets the same shuffles and bots on every run, as
+ *  `serve --test-seed` gives a server's tables; the transport hands it to the worker). */
+const testStreams = new Map();
+let testSeed = null;
+export function seedForTests(seed) {
+  testSeed = seed === undefined || seed === null || !Number.isInteger(Number(seed))
+    ? null : Number(seed);
+  testStreams.clear();
+}
+seedForTests(globalThis.trashTestSeed);
+
+/** A fresh 64-bit seed for `use` ("deal", "bot" or "aid"): from crypto, or from the
+ *  tests' stream of that use. */
+function seedFromCrypto(use) {
+  if (testSeed !== null) {
+    if (!testStreams.has(use)) {
+      testStreams.set(use, new engine.PyRandom(testSeed * 8 + ["deal", "bot", "aid"].indexOf(use)));
+    }
+    const stream = testStreams.get(use);
+    return BigInt(stream.uint32()) * 4294967296n + BigInt(stream.uint32());
+  }
   const [a, b] = crypto.getRandomValues(new Uint32Array(2));
   return BigInt(a) * 4294967296n + BigInt(b);
 }
@@ -80,7 +102,7 @@ export async function createLocalTable(rulesJson, seatSpecs, copyFrom = null, hi
   }));
   const bots = {};
   for (const seat of seats) {
-    if (seat.kind === "bot") bots[seat.seat] = saveRandom(new engine.PyRandom(seedFromCrypto()));
+    if (seat.kind === "bot") bots[seat.seat] = saveRandom(new engine.PyRandom(seedFromCrypto("bot")));
   }
   const table = {
     id, rules: engine.rulesToDict(rules), seats, moves: [], cuts: null, bots,
@@ -198,7 +220,7 @@ export class Host {
     }
     while (engine.chanceDue(state) !== null && (deal || state.phase !== "round_over")) {
       deal = false;
-      const rng = new engine.PyRandom(seedFromCrypto());
+      const rng = new engine.PyRandom(seedFromCrypto("deal"));
       const move = engine.sampleChance(state, rng);
       if (move.verb === "dealer") this.table.cuts = move.cuts;
       const done = engine.apply(state, move);
@@ -312,7 +334,7 @@ export class Host {
     if (this.chancesAt === version) return;  // being computed: sent when done
     this.chancesAt = version;
     computeInSlices(this.state, this.rules,
-      new engine.PyRandom(seedFromCrypto()), version,
+      new engine.PyRandom(seedFromCrypto("aid")), version,
       (frame) => { this.chances = frame; this.post(frame); },
       () => this.table.moves.length !== version, { budgetMs: this.chancesBudget });
   }
@@ -364,7 +386,7 @@ export class Host {
       return;
     }
     const answer = hint(engine.view(this.state, seat), this.rules,
-      new engine.PyRandom(seedFromCrypto()), { budgetMs: this.hintBudget });
+      new engine.PyRandom(seedFromCrypto("aid")), { budgetMs: this.hintBudget });
     this.post({ type: "hint", version, seat, ...answer });
   }
 

@@ -31,7 +31,8 @@ export class LocalConnection {
     if (!this.worker) {
       this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
       this.worker.addEventListener("message", (event) => this.receive(event.data));
-      this.worker.postMessage({ type: "open", tableId: this.tableId, botDelay: botDelay() });
+      this.worker.postMessage({ type: "open", tableId: this.tableId, botDelay: botDelay(),
+                                testSeed: globalThis.trashTestSeed });
     }
     this.worker.postMessage({
       type: "join", tokens: this.hooks.tokens(), version: this.hooks.version(),

@@ -7,13 +7,14 @@
 // life. Another tab of the same table waits 3 s for it, then gets the error
 // `open_elsewhere` and plays nothing.
 
-import { Host } from "./host.js";
+import { Host, seedForTests } from "./host.js";
 
 const LOCK_WAIT_MS = 3000;
 let host = null;
 let ready = null;
 
 function start(msg) {
+  seedForTests(msg.testSeed);
   host = new Host((frame) => self.postMessage(frame), { botDelay: msg.botDelay ?? 500 });
   const opening = () => host.open(msg.tableId).then((found) => {
     if (!found) self.postMessage({ type: "local_gone" });
