@@ -16,6 +16,7 @@ import httpx
 import pytest
 import scenes
 from browserkit import OVER, take_one_decision
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -44,8 +45,17 @@ def create_party_of_six(page: Any, server: str) -> str:
 def take_a_seat_by_invite(page: Any, server: str, party_id: str, name: str) -> None:
     """A friend opens the party's invite link, picks a table with an open seat and sits."""
     page.goto(f"{server}/p/{party_id}")
-    page.locator(".party-table a.button.primary").first.click()
-    page.wait_for_url("**/t/**")
+    # The page draws its tables again whenever one changes (the friend before has just
+    # sat down): a click whose press and release fall on either side of that redraw is
+    # lost, for a person too, who clicks again.
+    for attempt in range(3):
+        page.locator(".party-table a.button.primary").first.click()
+        try:
+            page.wait_for_url("**/t/**", timeout=5_000)
+            break
+        except PlaywrightTimeoutError:
+            if attempt == 2:
+                raise
     page.fill("#join-name", name)
     page.click("#join-form button[type=submit]")
     page.wait_for_function("document.body.dataset.seats !== undefined"
