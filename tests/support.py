@@ -110,3 +110,13 @@ def event_names(events: Sequence[Event]) -> list[str]:
     from trashcards.events import event_to_json
 
     return [event_to_json(e)["type"] for e in events]
+
+
+def cached_odds(preset: str = "standard", **fields: object) -> None:
+    """Compute the match-odds table of these rules (the ones a test's server or command
+    will need) into this test process's own cache folder (tests/conftest.py points the
+    cache there), so that a test never meets the "computing the match-odds table" path
+    by accident: a fresh machine has no table cached but the shipped ones."""
+    from trashcards.ai.odds import match_odds
+
+    match_odds(Rules.preset_named(preset).with_fields(fields))

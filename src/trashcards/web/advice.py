@@ -183,7 +183,8 @@ class _Lane:
 class Advisor:
     """The fair scheduler of the AI work (see the module)."""
 
-    def __init__(self, workers: int, queue: int, per_address: int = 8) -> None:
+    def __init__(self, workers: int, queue: int, per_address: int = 8,
+                 odds_in_background: bool = True) -> None:
         workers = max(1, workers)
         self.threads = workers + 2
         #: how many threads the jobs of each kind and the kinds below it may take
@@ -210,7 +211,7 @@ class Advisor:
         self.done = 0
         self.dropped = 0
         self.refused = 0
-        self.odds = OddsTables()
+        self.odds = OddsTables(odds_in_background)
 
     @property
     def waiting(self) -> int:
@@ -345,7 +346,9 @@ class OddsTables:
     """Which rules have a match-odds table at hand, and the background computation of
     the others (one at a time, at most :data:`ODDS_WAITING` waiting, each once)."""
 
-    def __init__(self) -> None:
+    def __init__(self, compute: bool = True) -> None:
+        #: whether tables that are neither shipped nor cached are computed (else never)
+        self.compute = compute
         self._ready: set[Rules] = set()
         #: every rules asked for (each is computed at most once), and how many wait
         self._asked: set[Rules] = set()
@@ -365,7 +368,8 @@ class OddsTables:
         if (ODDS_SHIPPED / name).is_file() or (cache_dir() / name).is_file():
             self._ready.add(rules)
             return True
-        self._ask(rules)
+        if self.compute:
+            self._ask(rules)
         return False
 
     def _ask(self, rules: Rules) -> None:

@@ -64,7 +64,7 @@ class Hub:
         self.committer = Committer(store, settings.write_retries, settings.write_backoff)
         #: the worker threads of hints, win chances, reviews and expert bots
         self.advisor = Advisor(settings.ai_workers, settings.ai_queue,
-                               settings.ai_per_address)
+                               settings.ai_per_address, settings.odds_in_background)
         self.tables: dict[str, Table] = {}
         #: tables whose stored record cannot be replayed, with the reason: left out
         self.quarantined: dict[str, str] = {}

@@ -48,6 +48,8 @@ def seeded_sources(seed: int) -> dict[str, Any]:
         "chance_rng": lambda table_id: random.Random(f"{seed}/{table_id}"),
         "bot_rng": lambda table_id, seat: random.Random(f"{seed}/{table_id}/{seat}"),
         "new_id": lambda: f"t{next(counter)}",
+        "coarse_when_busy": False,
+        "odds_in_background": False,
     }
 
 
@@ -139,6 +141,13 @@ class Settings:
     hint_samples: int = 300
     chance_samples: int = 200
     review_samples: int = 100
+    #: whether a hint or a win-chance update takes fewer deals (saying so) when AI work
+    #: of its kind is waiting, and whether the match-odds table of rules that ship none
+    #: is computed in the background (until then their positions are played out with
+    #: fewer deals, saying so). Tests turn both off (``--test-seed`` too), so that no
+    #: answer depends on the machine's load or on how far a background job has got
+    coarse_when_busy: bool = True
+    odds_in_background: bool = True
     #: hint requests per second accepted per connection, and the burst allowed
     hint_rate: float = 2.0
     hint_burst: int = 4
