@@ -54,16 +54,16 @@ INTERRUPTED = 130
 
 
 def missing_dependency(exc: ImportError) -> str:
-    """One line for an optional dependency that is not installed: what is missing and
-    the extra that installs it (or the error's own words when they already say so)."""
+    """One line for an optional dependency that is not installed, in the one form every
+    command uses: ``MODULE is not installed: pip install 'trashcards[EXTRA]'`` (the
+    module is the error's own, or the one it was raised from)."""
+    for error in (exc, exc.__cause__, exc.__context__):
+        if isinstance(error, ImportError):
+            top = (error.name or "").split(".")[0]
+            if top in EXTRAS:
+                return f"{top} is not installed: pip install 'trashcards[{EXTRAS[top]}]'"
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if "pip install" in text:
-        return text
-    top = (exc.name or "").split(".")[0]
-    extra = EXTRAS.get(top)
-    if extra is None:
-        return f"{text} (a broken installation? pip install --force-reinstall trashcards)"
-    return f"{top} is not installed: pip install 'trashcards[{extra}]'"
+    return f"{text} (a broken installation? pip install --force-reinstall trashcards)"
 
 
 def _stop(ctx: click.Context, line: str, status: int) -> NoReturn:

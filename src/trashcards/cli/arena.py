@@ -50,10 +50,7 @@ def arena(agent: str, matches: int, expert_matches: int | None, players: int, pr
         TimeRemainingColumn,
     )
 
-    try:
-        from ..arena import LADDER, rate, resolve_agent
-    except ImportError as exc:  # the envs extra
-        fail(f"the arena needs the envs extra (pip install 'trashcards[envs]'): {exc}")
+    from ..arena import LADDER, rate, resolve_agent  # a missing extra: the one form
     try:
         resolved = resolve_agent(agent)
     except ValueError as exc:

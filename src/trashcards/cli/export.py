@@ -34,12 +34,8 @@ def export(directory: Path, db: str | None, unfinished: bool, tables: tuple[str,
     table could not be exported (it is named, with the reason). 'trashcards import'
     puts the finished ones back.
     """
-    try:
-        from ..web import default_db_path
-        from ..web.storage import is_postgres
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise click.ClickException(f"export needs the web extra: pip install "
-                                   f"'trashcards[web]' ({exc})") from None
+    from ..web import default_db_path
+    from ..web.storage import is_postgres
     where: Path | str = db if db is not None and is_postgres(db) else Path(db or default_db_path())
     sys.exit(asyncio.run(_export(where, directory, unfinished, tables)))
 

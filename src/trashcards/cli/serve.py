@@ -133,19 +133,14 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
 
     Every limit has a sensible default; docs/protocol.md ("Limits") explains each.
     """
-    try:
-        import uvicorn
+    import uvicorn
 
-        from ..web import Settings, create_app, default_db_path, guard
-        from ..web.limits import proxy_networks
-        from ..web.settings import seeded_sources
-        from ..web.storage import is_postgres
-        from ..web.store import StoreError
-        from ..web.workers import ENVIRONMENT, settings_text
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise click.ClickException(
-            f"the web server needs the web extra: pip install 'trashcards[web]' ({exc})"
-        ) from None
+    from ..web import Settings, create_app, default_db_path, guard
+    from ..web.limits import proxy_networks
+    from ..web.settings import seeded_sources
+    from ..web.storage import is_postgres
+    from ..web.store import StoreError
+    from ..web.workers import ENVIRONMENT, settings_text
     logging.basicConfig(level=logging.WARNING, format="trashcards serve: %(message)s")
     logging.getLogger("trashcards.web.app.warmup").setLevel(logging.INFO)  # "warming up …"
     db_path: Path | str = default_db_path() if db is None else db
