@@ -24,6 +24,7 @@ from rich.console import Console
 from ..ai.levels import LEVELS
 from ..bots import BOTS, make_bot
 from ..errors import RecordError, RulesError
+from ..names import NameRefusedError, check_name
 from ..record import load
 from ..rules import Rules
 from ..session import Chooser, Match
@@ -54,6 +55,19 @@ def _split_names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
+def _people(text: str, option: str) -> list[str]:
+    """The names of ``--name``/``--hotseat``, each checked as a person's name: an empty
+    one is refused for what it is, not counted away (``--name ""`` once said "a table
+    has 2 to 4 players, got 1")."""
+    names = [name.strip() for name in text.split(",")]
+    for name in names:
+        try:
+            check_name(name)
+        except NameRefusedError as exc:
+            raise click.BadParameter(f"{exc} (got {text!r})", param_hint=option) from None
+    return names
+
+
 def _new_table(names: str | None, hotseat: str | None, levels: str | None,
                bots: str | None, rules: Rules) -> tuple[Seat, ...]:
     if names is not None and hotseat is not None:
@@ -62,11 +76,11 @@ def _new_table(names: str | None, hotseat: str | None, levels: str | None,
         raise click.UsageError("give either --level (opponents by strength) or --bots "
                                "(bots by kind), not both")
     if hotseat is not None:
-        humans = _split_names(hotseat)
+        humans = _people(hotseat, "--hotseat")
         if len(humans) < 2:
             raise click.UsageError("--hotseat needs 2 to 4 names, e.g. --hotseat Ana,Bo")
     else:
-        humans = _split_names(names) if names is not None else ["You"]
+        humans = _people(names, "--name") if names is not None else ["You"]
     if bots is not None:
         bot_kinds = _split_names(bots)
     else:
