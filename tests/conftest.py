@@ -55,11 +55,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
              "compiles numba kernels without its marker fails.")
 
 
+#: The numba functions a fast-tier test tried to compile (see _forbid_compiles).
+_COMPILES: list[str] = []
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--fast"):
         numba_cache = _OWN / "numba-cache"
         numba_cache.mkdir(exist_ok=True)
         os.environ["NUMBA_CACHE_DIR"] = str(numba_cache)
+        _forbid_compiles()
+
+
+def _forbid_compiles() -> None:
+    """In the fast tier, a numba function's first call in this process (its compile, or
+    its load from the cache) raises at once and is noted for the test that made it; a
+    subprocess's compile shows as files in the empty cache folder instead."""
+    try:
+        from numba.core import dispatcher
+    except ImportError:
+        return
+
+    def compile(self: object, sig: object) -> object:
+        name = getattr(getattr(self, "py_func", None), "__qualname__", repr(self))
+        _COMPILES.append(name)
+        raise RuntimeError(f"the fast tier compiles no numba function ({name}): mark the "
+                           "test numba_compile")
+
+    dispatcher.Dispatcher.compile = compile  # type: ignore[method-assign]
 
 
 def _needs(item: pytest.Item) -> set[str]:
@@ -93,19 +116,37 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                or item.get_closest_marker("browser") is not None)
 
 
+def _compiled(item: pytest.Item) -> None:
+    """Fail a fast-tier test that compiled numba code, itself or in a subprocess."""
+    if not item.config.getoption("--fast"):
+        return
+    cache = Path(os.environ["NUMBA_CACHE_DIR"])
+    files = [p.name for p in cache.rglob("*") if p.is_file()]
+    names = sorted(set(_COMPILES))
+    _COMPILES.clear()
+    if files:
+        shutil.rmtree(cache)
+        cache.mkdir()
+    if names or files:
+        what = ", ".join(names) or f"{len(files)} cache files, e.g. {files[0]}"
+        pytest.fail(f"this test needs the numba kernels ({what}): mark it numba_compile",
+                    pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> object:
+    try:
+        return (yield)
+    finally:  # also when the compile's error failed the test: then this says why
+        _compiled(item)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> object:
-    result = yield
-    if item.config.getoption("--fast"):
-        cache = Path(os.environ["NUMBA_CACHE_DIR"])
-        compiled = [p.name for p in cache.rglob("*") if p.is_file()]
-        if compiled:
-            shutil.rmtree(cache)
-            cache.mkdir()
-            pytest.fail(f"this test compiled numba kernels ({len(compiled)} cache files, "
-                        f"e.g. {compiled[0]}): mark it numba_compile, or keep it off the "
-                        "fast engine")
-    return result
+    try:
+        return (yield)
+    finally:
+        _compiled(item)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
