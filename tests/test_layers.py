@@ -28,7 +28,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "trashcards"
 CORE = frozenset({
     "__init__", "actions", "boundedjson", "cards", "chance", "deals", "digits", "engine",
     "discards", "errors", "estimates", "events", "names", "public", "record", "rules",
-    "session",
+    "session", "spec",
     "state", "statejson", "views",
 })
 RANK = dict.fromkeys(CORE, 0) | {

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import logging
 import math
@@ -335,7 +336,6 @@ async def _body(request: Request, settings: Settings) -> Any:
 
 
 def _all_fields(rules: Rules) -> dict[str, Any]:
-    return {"preset": rules.preset, "decks": rules.decks,
-            "jokers_per_deck": rules.jokers_per_deck, "wild_ranks": list(rules.wild_ranks),
-            "start_size": rules.start_size, "rounds_to_win": rules.rounds_to_win,
-            "call_trash": rules.call_trash, "last_chance": rules.last_chance}
+    """Every field of ``rules`` (a preset's API entry), as JSON."""
+    return {f.name: list(value) if isinstance(value := getattr(rules, f.name), tuple) else value
+            for f in dataclasses.fields(rules)}

@@ -11,6 +11,7 @@ import { createLocalTable, LOCAL_LEVELS } from "./local/tables.js";
 import { paths } from "./config.js";
 import * as store from "./store.js";
 import { displayName, nameProblem } from "./names.js";
+import { DEFAULTS, FLAGS, PRESETS, RANGES } from "./spec.js";
 
 const $ = (id) => document.getElementById(id);
 const MIN_SEATS = 2;
@@ -21,29 +22,41 @@ const REFRESH_MS = 5000;
 /** Presets offered, in this order (the server's /api/presets supplies their fields). */
 const OFFERED = ["standard", "classic", "kids", "kings-wild", "all-faces-wild", "jokers",
   "call-trash", "last-chance"];
-/** Each preset's fields, used until (or if) /api/presets answers. */
-const DEFAULT_RULES = {
-  standard: {},
-  classic: { wild_ranks: ["K"], rounds_to_win: 1 },
-  kids: { start_size: 5 },
-  "kings-wild": { wild_ranks: ["K"] },
-  "all-faces-wild": { wild_ranks: ["J", "Q", "K"] },
-  jokers: { jokers_per_deck: 2 },
-  "call-trash": { call_trash: true },
-  "last-chance": { last_chance: true },
-};
 /** The ladder of computer levels, easiest first, with their measured Elo (filled from
  *  GET /api/levels; the bot plays the level). */
 let levels = [{ name: "beginner", bot: "sometimes" }, { name: "casual", bot: "kid" },
               { name: "good", bot: "greedy" }, { name: "expert", bot: "expert" }];
 
-const presetRules = { ...DEFAULT_RULES };
-
+/** Each rules field of a preset (js/spec.js, generated from trashcards.rules). */
 function fieldsOf(preset) {
-  return {
-    wild_ranks: ["J"], jokers_per_deck: 0, call_trash: false, last_chance: false,
-    start_size: 10, rounds_to_win: null, ...(presetRules[preset] || {}),
-  };
+  return { ...DEFAULTS, ...(PRESETS[preset] || {}) };
+}
+
+/** The checkbox of a house rule (FLAGS): `call_trash` → #call-trash. */
+const flagId = (flag) => flag.replaceAll("_", "-");
+
+/** A checkbox for each house rule, with its label and help (`create.<flag>`,
+ *  `create.<flag>_help` in the catalogs): a new flag needs no markup. */
+function fillFlags() {
+  $("flags").replaceChildren(...Object.keys(FLAGS).map((flag) => {
+    const box = document.createElement("div");
+    box.className = "check";
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.id = flagId(flag);
+    input.setAttribute("aria-describedby", `${flagId(flag)}-help`);
+    const label = document.createElement("label");
+    label.htmlFor = input.id;
+    label.dataset.i18n = `create.${flag}`;
+    label.textContent = t(`create.${flag}`);
+    const help = document.createElement("p");
+    help.id = `${flagId(flag)}-help`;
+    help.className = "help";
+    help.dataset.i18n = `create.${flag}_help`;
+    help.textContent = t(`create.${flag}_help`);
+    box.append(input, label, help);
+    return box;
+  }));
 }
 
 // -- rules ----------------------------------------------------------------------------
@@ -51,7 +64,7 @@ function fieldsOf(preset) {
 function fillPresets() {
   const select = $("preset");
   const chosen = select.value || "standard";
-  select.replaceChildren(...OFFERED.filter((name) => presetRules[name]).map((name) => {
+  select.replaceChildren(...OFFERED.filter((name) => PRESETS[name]).map((name) => {
     const option = document.createElement("option");
     option.value = name;
     option.textContent = t(`preset.${name}.name`);
@@ -74,7 +87,8 @@ function fillNumbers(select, from, to, format) {
 }
 
 function fillSizes() {
-  fillNumbers($("start-size"), 1, 10, (n) => t("create.size_option", { count: n }));
+  const sizes = RANGES.start_size;
+  fillNumbers($("start-size"), sizes.min, sizes.max, (n) => t("create.size_option", { count: n }));
   const size = Number($("start-size").value);
   fillNumbers($("rounds"), 1, size, (n) => (n === size
     ? t("create.rounds_full", { count: n }) : t("create.rounds_option", { count: n })));
@@ -85,8 +99,7 @@ function applyPreset(name) {
   const wild = [...rules.wild_ranks].sort().join("");
   $("wilds").value = ["J", "K", "JKQ"].includes(wild) ? (wild === "JKQ" ? "JQK" : wild) : "J";
   $("jokers").checked = rules.jokers_per_deck > 0;
-  $("call-trash").checked = rules.call_trash;
-  $("last-chance").checked = rules.last_chance;
+  for (const flag of Object.keys(FLAGS)) $(flagId(flag)).checked = rules[flag];
   $("start-size").value = String(rules.start_size);
   fillSizes();
   $("rounds").value = String(rules.rounds_to_win ?? rules.start_size);
@@ -97,15 +110,15 @@ function chosenRules() {
   const preset = $("preset").value || "standard";
   const size = Number($("start-size").value) || 10;
   const rounds = Number($("rounds").value) || size;
-  return {
+  const rules = {
     preset,
     wild_ranks: $("wilds").value.split(""),
     jokers_per_deck: $("jokers").checked ? 2 : 0,
-    call_trash: $("call-trash").checked,
-    last_chance: $("last-chance").checked,
     start_size: size,
     rounds_to_win: rounds,
   };
+  for (const flag of Object.keys(FLAGS)) rules[flag] = $(flagId(flag)).checked;
+  return rules;
 }
 
 // -- seats ----------------------------------------------------------------------------
@@ -475,13 +488,6 @@ function openLink(event) {
 
 async function loadServerLists() {
   try {
-    for (const preset of await api.presets()) {
-      if (preset && preset.name && OFFERED.includes(preset.name) && preset.rules) {
-        presetRules[preset.name] = preset.rules;
-      }
-    }
-  } catch { /* keep the defaults */ }
-  try {
     const ladder = await api.levels();
     if (ladder.length) levels = ladder;
   } catch { /* keep the defaults */ }
@@ -505,6 +511,7 @@ async function main() {
   mountLanguageSwitcher($("lang"));
   $("my-name").value = store.savedName();
   fillPresets();
+  fillFlags();
   fillSizes();
   addSeatRow("me");
   addSeatRow("bot", "greedy");

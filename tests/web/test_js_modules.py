@@ -1,0 +1,27 @@
+"""The browser's modules that run under Node: tests/web/js/spec.test.mjs (the rules
+engine holds to the generated spec, js/spec.js)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent / "js"
+
+pytestmark = pytest.mark.node
+
+
+@pytest.mark.parametrize("name", ["spec.test.mjs"])
+def test_the_module_tests_pass_under_node(name: str) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    done = subprocess.run([node, "--test", str(TESTS / name)], capture_output=True,
+                          text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert re.search(r"^# pass ([1-9]\d*)$", done.stdout, re.M)
+    assert re.search(r"^# fail 0$", done.stdout, re.M)
