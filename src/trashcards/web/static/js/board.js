@@ -1,21 +1,14 @@
 // Drawing the table: each player's board (two rows of five), the stock, the discard pile
 // and the card in hand. Pure functions from a view (RECORDS.md JSON) to DOM elements;
-// the controller in table.js decides what is clickable.
+// the table page's view (js/table/view.js) decides what is clickable.
 
 import { t } from "./i18n.js";
 import { cardElement, cardName, isWildCard, isWildInSlot } from "./cards.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "./dom.js";
+import { slotKey } from "./prompt.js";
 
 /** The label people read for slot k: A, 2 … 10. */
 export function slotLabel(k) { return k === 1 ? "A" : String(k); }
-
-import { slotKey } from "./prompt.js";
 
 /**
  * One player's board.

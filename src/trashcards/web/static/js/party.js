@@ -15,6 +15,7 @@ import { paths, routeParts } from "./config.js";
 import * as store from "./store.js";
 import { displayName } from "./names.js";
 import { watchTable } from "./connection.js";
+import { el } from "./dom.js";
 
 /** Changes that come together (a move's events, then the table) fetch the party once. */
 const SETTLE_MS = 150;
@@ -29,13 +30,6 @@ const followed = new Map();
 let refreshTimer = null;
 let refreshing = null;
 let again = false;
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function presetName(rules) {
   const preset = (rules && rules.preset) || "standard";

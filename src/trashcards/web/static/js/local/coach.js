@@ -9,7 +9,7 @@
 // object; outcomes of an action are {match: [[chance of each seat], …], round: [[winners],
 // …]}, one entry per deal.
 
-import { unseenCards } from "./hint.js";
+import { unseenCards } from "./deals.js";
 
 export const CALL = "call";
 /** Deals per batch of adaptive sampling on the contested pair (the server's BATCH). */
