@@ -44,3 +44,30 @@ export function inputById(id) {
 export function dialogById(id) {
   return /** @type {HTMLDialogElement} */ (byId(id));
 }
+
+/**
+ * A <select> of the page by its id.
+ * @param {string} id
+ * @returns {HTMLSelectElement}
+ */
+export function selectById(id) {
+  return /** @type {HTMLSelectElement} */ (byId(id));
+}
+
+/**
+ * A <button> of the page by its id.
+ * @param {string} id
+ * @returns {HTMLButtonElement}
+ */
+export function buttonById(id) {
+  return /** @type {HTMLButtonElement} */ (byId(id));
+}
+
+/**
+ * An <a> of the page by its id.
+ * @param {string} id
+ * @returns {HTMLAnchorElement}
+ */
+export function linkById(id) {
+  return /** @type {HTMLAnchorElement} */ (byId(id));
+}

@@ -1,3 +1,4 @@
+// @ts-check
 // The coach on this device (docs/offline.md): how trashcards.ai.compare judges a decision
 // from each action's outcomes on common deals, trashcards.ai.reasons' reason codes, and
 // trashcards.ai.review's verdict on a move (only confirmed mistakes), ported function by
@@ -126,7 +127,7 @@ export function contested(data, chosen, seat) {
       pick = { key, action };
     }
   });
-  return pick === null ? null : [leader, pick.action];
+  return pick === null ? null : [leader, /** @type {{action: string}} */ (pick).action];
 }
 
 /** The sampling of compare: `samples` deals of every action (draw(actions, start,

@@ -1,3 +1,4 @@
+// @ts-check
 // What a view leaves unseen (trashcards.deals): the cards not in sight, from which the
 // hints and the coach on this device draw the hidden ones. Below both local/hint.js and
 // local/coach.js, which import it.

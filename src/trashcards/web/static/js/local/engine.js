@@ -1,3 +1,4 @@
+// @ts-check
 // The rules of Trash in JavaScript, for tables "On this device" (docs/offline.md): a port
 // of trashcards.engine (with rules, cards, views, events and chance) that must agree with
 // it move for move. tests/web/test_js_engine.py replays every golden record and over
@@ -607,6 +608,7 @@ export function eventsJson(events, state) {
 
 /** Mersenne Twister MT19937 seeded and drawn as CPython's random.Random (int seeds). */
 export class PyRandom {
+  /** @param {number|bigint} [seed] */
   constructor(seed = 0) {
     this.mt = new Uint32Array(624);
     this.index = 624;
@@ -623,7 +625,8 @@ export class PyRandom {
     this.index = 624;
   }
 
-  /** random.seed(n) for a non-negative integer n (a Number or a BigInt). */
+  /** random.seed(n) for a non-negative integer n (a Number or a BigInt).
+   *  @param {number|bigint} n */
   seed(n) {
     let big = BigInt(n);
     if (big < 0n) big = -big;

@@ -1,3 +1,4 @@
+// @ts-check
 // Hints on this device (docs/offline.md): from a seat's view only, every legal action's
 // chance of winning the match and the round, estimated as the server's reference engine
 // does (trashcards.deals.sample_state, then everyone plays like the "good" computer to the

@@ -1,3 +1,4 @@
+// @ts-check
 // A table "On this device": what `trashcards serve` does for one table, in a Web Worker
 // (docs/offline.md). It holds the whole state (hidden cards included) and answers the
 // page with the frames of docs/protocol.md — joined, state, events, history, table,
