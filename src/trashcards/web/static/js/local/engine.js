@@ -7,7 +7,7 @@
 // Cards are their record text ("Ts", "X1"); a state is a plain object holding everything,
 // hidden cards included: only view() and eventsJson() leave the worker that runs it.
 
-import { DEFAULTS, FIRST_TO, FLAGS, PRESETS, RANGES } from "../spec.js";
+import { DEFAULTS, FIRST_TO, FLAGS, NOTATION, PRESETS, RANGES } from "../spec.js";
 
 // -- cards --------------------------------------------------------------------------------
 
@@ -127,12 +127,11 @@ export function parseMove(text) {
   if (prefix) { seat = Number(prefix[1]); rest = prefix[2]; }
   const words = rest.split(/\s+/).filter(Boolean);
   const verb = (words[0] || "").toLowerCase();
+  // the words are the record notation's (NOTATION, from trashcards.actions)
   if (verb === "dealer") return { seat: null, verb, dealer: Number(words[1]) };
-  if (verb === "deck" || verb === "reshuffle") return { seat: null, verb, cards: words.slice(1) };
-  if (verb === "wild") return { seat, verb, slot: Number(words[1]) };
-  if (["stock", "discard", "swap", "trash", "call"].includes(verb) && words.length === 1) {
-    return { seat, verb };
-  }
+  if (NOTATION.chance.includes(verb)) return { seat: null, verb, cards: words.slice(1) };
+  if (NOTATION.slotted.includes(verb)) return { seat, verb, slot: Number(words[1]) };
+  if (NOTATION.actions.includes(verb) && words.length === 1) return { seat, verb };
   throw new Error(`not a move: ${text}`);
 }
 
