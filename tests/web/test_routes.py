@@ -20,7 +20,14 @@ from trashcards.views import view
 from trashcards.web import routes
 from trashcards.web.cluster import _REQUEST, Answer, MessageRequest, Refusal
 from trashcards.web.moves import advance
-from trashcards.web.protocol import CLIENT_TYPES, Act, HintRequest, Join, client_message
+from trashcards.web.protocol import (
+    CLIENT_TYPES,
+    ERROR_CODES,
+    Act,
+    HintRequest,
+    Join,
+    client_message,
+)
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "trashcards"
 MODELS = ("Join", "Act", "NextRound", "RematchRequest", "HistoryRequest", "HintRequest",
@@ -112,3 +119,12 @@ def test_the_web_table_and_session_match_advance_alike(preset: str, seed: int) -
             step = advance(state, action, state.to_act, chance)
         entries += step.entries
     assert entries == [str(e) for e in played.record.moves]
+
+
+def test_every_error_code_sent_is_declared_once_and_every_declared_one_is_sent() -> None:
+    source = "\n".join(path.read_text() for path in sorted((SRC / "web").glob("*.py")))
+    sent = set(re.findall(r'ProtocolError\(\s*"(\w+)"', source))
+    sent |= set(re.findall(r'\.error\(\s*"(\w+)"', source))
+    sent |= set(re.findall(r'Refusal\(code="(\w+)"', source))
+    assert len(set(ERROR_CODES)) == len(ERROR_CODES)
+    assert sent == set(ERROR_CODES)

@@ -20,6 +20,7 @@ from ..names import MAX_NAME
 
 __all__ = [
     "CLIENT_TYPES",
+    "ERROR_CODES",
     "MAX_NAME",
     "Act",
     "ChancesMessage",
@@ -66,6 +67,19 @@ _SEAT = Annotated[int, Field(ge=0, le=3)]
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+#: Every error code the server sends (an ``error`` message's ``code``, an HTTP error's
+#: ``error``): docs/protocol.md says what each means, the catalogs how to say it
+#: (``error.<code>``); scripts/write_spec.py copies them to the browser (js/spec.js).
+ERROR_CODES: Final = (
+    "bad_action", "bad_json", "bad_message", "bad_name", "bad_origin", "bad_phase",
+    "bad_record", "bad_request", "bad_rules", "bad_token", "busy", "hints_off", "illegal",
+    "internal", "name_taken", "no_open_seat", "no_party", "no_table", "not_joined",
+    "not_started", "not_your_turn", "quarantined", "rate_limited", "seat_taken",
+    "stale_version", "storage_error", "too_large", "unavailable", "unknown_type",
+    "unsupported_media_type",
+)
 
 
 class ProtocolError(Exception):

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import {
   actingSeat, createTableState, noteTurnEnd, passPending, promptText, takeChances,
 } from "../../../src/trashcards/web/static/js/table/state.js";
-import { MAX_ANIMATED, TableController } from "../../../src/trashcards/web/static/js/table/controller.js";
+import { HINT_ERRORS, MAX_ANIMATED, TableController } from "../../../src/trashcards/web/static/js/table/controller.js";
+import { ERROR_CODES } from "../../../src/trashcards/web/static/js/spec.js";
 
 function view(seatToAct = 0, phase = "swap", legal = ["wild 3", "trash"]) {
   return {
@@ -153,6 +154,10 @@ test("a join refused for its rate joins again once allowed; a stale version says
   assert.equal(h.seen.rejoined, 1);
   h.controller.onMessage({ type: "error", code: "stale_version", message: "m" });
   assert.equal(h.seen.errors.length, 1);
+});
+
+test("the hint panel's error codes are the server's", () => {
+  for (const code of HINT_ERRORS) assert.ok(ERROR_CODES.includes(code), code);
 });
 
 test("an error answering a hint goes to the hint panel, not the page", () => {

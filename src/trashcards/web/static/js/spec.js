@@ -163,3 +163,37 @@ export const COACH_REASONS = Object.freeze([
   "throws_wild",
   "costs"
 ]);
+
+/** Every error code the server sends (`error.<code>`, docs/protocol.md). */
+export const ERROR_CODES = Object.freeze([
+  "bad_action",
+  "bad_json",
+  "bad_message",
+  "bad_name",
+  "bad_origin",
+  "bad_phase",
+  "bad_record",
+  "bad_request",
+  "bad_rules",
+  "bad_token",
+  "busy",
+  "hints_off",
+  "illegal",
+  "internal",
+  "name_taken",
+  "no_open_seat",
+  "no_party",
+  "no_table",
+  "not_joined",
+  "not_started",
+  "not_your_turn",
+  "quarantined",
+  "rate_limited",
+  "seat_taken",
+  "stale_version",
+  "storage_error",
+  "too_large",
+  "unavailable",
+  "unknown_type",
+  "unsupported_media_type"
+]);
