@@ -1,7 +1,8 @@
 """The package's layering, read from the source: the core imports only the standard
 library, imports go one way (core <- bots, pictures <- simulation <- sim <- ai <- envs,
 lab <- tui, web <- cli; docs/architecture.md draws it), and no module reaches itself
-through its imports.
+through its imports. The browser's modules (``web/static/js``) are held to the same: no
+circle, and the table page's state and controller reach no module that draws.
 
 The arrows are read at the granularity of modules (one file = one node), from every
 import statement anywhere in a file (at the top, inside functions, under
@@ -28,7 +29,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "trashcards"
 CORE = frozenset({
     "__init__", "actions", "boundedjson", "cards", "chance", "deals", "digits", "engine",
     "discards", "errors", "estimates", "events", "names", "public", "record", "rules",
-    "session",
+    "session", "spec",
     "state", "statejson", "views",
 })
 RANK = dict.fromkeys(CORE, 0) | {
@@ -160,6 +161,77 @@ def test_imports_go_down_the_layers_only(unit: str) -> None:
 
 def test_no_module_imports_itself_through_others() -> None:
     assert circles(_imports()) == []
+
+
+# -- the browser's modules ------------------------------------------------------------------
+
+JS = PACKAGE / "web" / "static" / "js"
+#: ``import … from "./x.js"``, ``export … from "./x.js"``, ``import "./x.js"`` and
+#: ``import("./x.js")`` with a relative path (a worker's ``new URL(…)`` starts another
+#: program: no arrow)
+_JS_IMPORT = re.compile(r"""(?:\bfrom|^\s*import|\bimport\s*\()\s*["'](\.{1,2}/[^"']+)["']""",
+                        re.MULTILINE)
+#: The modules that draw, play sounds or talk to the network: the table page's state and
+#: controller run under Node (tests/web/js/table.test.mjs) and reach none of them.
+_PAGE_ONLY = frozenset({"api.js", "board.js", "connection.js", "dom.js", "hint.js",
+                        "keys.js", "log.js", "motion.js", "sound.js", "table/view.js",
+                        "table/socket.js", "winbar.js"})
+
+
+def js_imports(root: Path) -> list[Arrow]:
+    """(importing module, imported module) for every relative import of the JavaScript
+    modules under ``root``, as paths below it."""
+    arrows = []
+    for path in sorted(root.rglob("*.js")):
+        text = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(encoding="utf-8"), flags=re.S)
+        for target in _JS_IMPORT.findall(text):
+            arrows.append((path.relative_to(root).as_posix(),
+                           (path.parent / target).resolve().relative_to(root.resolve())
+                           .as_posix()))
+    return arrows
+
+
+def _reached(arrows: Iterable[Arrow], start: str) -> set[str]:
+    graph: dict[str, set[str]] = {}
+    for source, target in arrows:
+        graph.setdefault(source, set()).add(target)
+    seen, todo = set(), [start]
+    while todo:
+        for after in graph.get(todo.pop(), ()):
+            if after not in seen:
+                seen.add(after)
+                todo.append(after)
+    return seen
+
+
+def test_no_javascript_module_imports_itself_through_others() -> None:
+    arrows = js_imports(JS)
+    assert len(arrows) > 50
+    assert circles(arrows) == []
+
+
+def test_every_javascript_import_names_a_module_that_is_there() -> None:
+    missing = [arrow for arrow in js_imports(JS) if not (JS / arrow[1]).is_file()]
+    assert missing == []
+
+
+@pytest.mark.parametrize("module", ["table/state.js", "table/controller.js"])
+def test_the_table_pages_state_and_controller_reach_no_module_that_draws(module: str) -> None:
+    assert _reached(js_imports(JS), module) & _PAGE_ONLY == set()
+
+
+def test_the_javascript_checks_find_a_circle_however_the_import_is_written(
+        tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.js").write_text('import { b } from "./sub/b.js";\n'
+                                   '// import "./c.js"; is a comment\n')
+    (tmp_path / "sub" / "b.js").write_text('export const b = () => import("../c.js");\n')
+    (tmp_path / "c.js").write_text('export * from "./a.js";\n'
+                                   'const w = new URL("./worker.js", import.meta.url);\n')
+    arrows = js_imports(tmp_path)
+    assert sorted(arrows) == [("a.js", "sub/b.js"), ("c.js", "a.js"), ("sub/b.js", "c.js")]
+    assert circles(arrows) == [["a.js", "c.js", "sub/b.js"]]
+    assert _reached(arrows, "a.js") == {"a.js", "c.js", "sub/b.js"}
 
 
 # -- the checks themselves find what they are for ------------------------------------------

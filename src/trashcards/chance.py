@@ -11,6 +11,7 @@ import random
 from .actions import ChanceMove, Dealer, Deck, Reshuffle
 from .cards import Card, standard_pack
 from .engine import chance_due
+from .errors import PositionError
 from .state import Due, State
 
 __all__ = ["cut_for_dealer", "sample_chance"]
@@ -45,4 +46,4 @@ def sample_chance(state: State, rng: random.Random) -> ChanceMove:
         cards = list(state.discard[:-1])
         rng.shuffle(cards)
         return Reshuffle(tuple(cards))
-    raise ValueError("no chance move is due")
+    raise PositionError("no chance move is due")

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from .cards import Card
+from .errors import PositionError
 from .state import Board, Due, Phase, State, public_seats
 from .views import View
 
@@ -34,7 +35,7 @@ def unseen_cards(view: View) -> tuple[Card, ...]:
     if view.in_hand is not None:
         left[view.in_hand] -= 1
     if any(n < 0 for n in left.values()):
-        raise ValueError("the view shows more of a card than the match has")
+        raise PositionError("the view shows more of a card than the match has")
     return tuple(sorted(left.elements()))
 
 
@@ -54,7 +55,7 @@ def split_unseen(view: View) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     rest = Counter(unseen)
     rest.subtract(view.stock_known)
     if any(n < 0 for n in rest.values()):
-        raise ValueError("the known stock holds cards that are in sight")
+        raise PositionError("the known stock holds cards that are in sight")
     return tuple(sorted(rest.elements())), view.stock_known
 
 
@@ -69,21 +70,21 @@ def deal_state(view: View, face_down: Sequence[Card], stock: Sequence[Card]) -> 
     """
     dealt = any(player.slots for player in view.players)
     if view.phase is Phase.CHANCE and dealt:
-        raise ValueError("a view while a reshuffle is due does not show whose turn it is: "
+        raise PositionError("a view while a reshuffle is due does not show whose turn it is: "
                          "take the position before or after the reshuffle")
     if not dealt:
         if face_down or stock:
-            raise ValueError("before the first deal nothing is hidden")
+            raise PositionError("before the first deal nothing is hidden")
         return _state(view, (Board(player.board_size) for player in view.players), ())
     places = hidden_slots(view)
     if len(face_down) != len(places) or len(stock) != view.stock_count:
-        raise ValueError(f"the view has {len(places)} face-down slots and a stock of "
+        raise PositionError(f"the view has {len(places)} face-down slots and a stock of "
                          f"{view.stock_count}, not {len(face_down)} and {len(stock)} cards")
     if Counter(face_down) + Counter(stock) != Counter(unseen_cards(view)):
-        raise ValueError("the face-down slots and the stock must hold exactly the unseen "
+        raise PositionError("the face-down slots and the stock must hold exactly the unseen "
                          "cards")
     if view.stock_known is not None and sorted(stock) != list(view.stock_known):
-        raise ValueError("after a reshuffle the stock must be exactly the known stock")
+        raise PositionError("after a reshuffle the stock must be exactly the known stock")
     hidden = iter(face_down)
     boards = (Board(player.board_size,
                     tuple(next(hidden) if card is None else card for card in player.slots),

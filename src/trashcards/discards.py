@@ -10,12 +10,17 @@ as data, which word it in the viewer's language.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import Card
 from .rules import TRASH, WILD, Rules
 
-__all__ = ["DiscardReason", "discard_reason"]
+__all__ = ["REASONS", "DiscardReason", "discard_reason"]
+
+#: Every reason a discard can have: those of :class:`DiscardReason`, and ``"complete"``
+#: (the board was complete, so the card in hand went to the pile; the web's events say
+#: it, trashcards.web.eventjson).
+REASONS: Final = ("trash", "wild", "no_slot", "kept_wild", "taken", "complete")
 
 
 class DiscardReason(NamedTuple):

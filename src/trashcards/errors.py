@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Final, Literal
 
 __all__ = [
+    "ArgumentError",
     "IllegalActionError",
     "JSONTextError",
     "NotationError",
+    "PositionError",
     "RecordError",
     "RecordFormatError",
     "RulesError",
@@ -25,6 +27,16 @@ _QUOTE: Final = 40
 
 class TrashError(ValueError):
     """Base class of every error raised by trashcards."""
+
+
+class PositionError(TrashError):
+    """A position that cannot answer what it was asked: no chance move is due, there is
+    no such seat, a view that no state of the match fits."""
+
+
+class ArgumentError(TrashError):
+    """A value a function does not take: a count out of range, an unknown name, two
+    things that do not go together."""
 
 
 class RulesError(TrashError):

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import ArgumentError
+
 __all__ = [
     "Estimate",
     "HistSummary",
@@ -54,7 +56,7 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
 def t975(df: int) -> float:
     """The 97.5 % quantile of Student's t (the normal one beyond 30 degrees of freedom)."""
     if df < 1:
-        raise ValueError("degrees of freedom must be at least 1")
+        raise ArgumentError("degrees of freedom must be at least 1")
     return _T975[df - 1] if df <= len(_T975) else Z95
 
 

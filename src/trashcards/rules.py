@@ -22,6 +22,11 @@ from .errors import RulesError, brief
 
 __all__ = [
     "FACE_RANKS",
+    "FIRST_TO",
+    "FLAGS",
+    "MAX_BOARD",
+    "MAX_DECKS",
+    "MAX_JOKERS_PER_DECK",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "PRESETS",
@@ -40,8 +45,15 @@ WILD: Final = 0
 #: Role of a trash card in :func:`card_roles`.
 TRASH: Final = -1
 
-_MAX_DECKS: Final = 8
-_MAX_JOKERS_PER_DECK: Final = MAX_JOKER // _MAX_DECKS  # 4
+#: The most packs shuffled together, and the most Jokers each may add.
+MAX_DECKS: Final = 8
+MAX_JOKERS_PER_DECK: Final = MAX_JOKER // MAX_DECKS  # 4
+#: The largest board (slots A … 10); ``start_size`` is 1 to this.
+MAX_BOARD: Final = 10
+#: The house rules that are on or off, each with its words in :meth:`Rules.describe`.
+#: A new flag is a field of :class:`Rules` and a line here (docs/architecture.md, "A new
+#: rule").
+FLAGS: Final[dict[str, str]] = {"call_trash": 'call "Trash!"', "last_chance": "last chance"}
 _FACE_NUMBER: Final = {"J": 11, "Q": 12, "K": 13}
 
 
@@ -124,10 +136,7 @@ class Rules:
             parts.append(f"{self.jokers_per_deck} Jokers per pack")
         if self.decks is not None:
             parts.append(f"{self.decks} pack{'s' if self.decks > 1 else ''}")
-        if self.call_trash:
-            parts.append('call "Trash!"')
-        if self.last_chance:
-            parts.append("last chance")
+        parts += [words for flag, words in FLAGS.items() if getattr(self, flag)]
         base = Rules.preset_named(self.preset)
         # rounds_to_win = start_size is what the preset's "none" means: not a change
         changed = [name for name in self.to_dict() if name != "preset" and not (
@@ -203,6 +212,9 @@ _PRESETS: Final[dict[str, dict[str, Any]]] = {
 PRESETS: Final = (*_PRESETS, "first-to-N")
 
 _FIRST_TO: Final = re.compile(r"first-to-([0-9]+)")
+#: ``first-to-N``: N from 1 to 9, the board a player must get down to (rounds_to_win is
+#: MAX_BOARD − N).
+FIRST_TO: Final = range(1, MAX_BOARD)
 
 
 def preset_names() -> tuple[str, ...]:
@@ -215,7 +227,7 @@ def _canonical_preset(name: str) -> str:
     if key in _PRESETS:
         return key
     match = _FIRST_TO.fullmatch(key)
-    rounds = small_number(match.group(1), 1, 9) if match else None
+    rounds = small_number(match.group(1), FIRST_TO.start, FIRST_TO.stop - 1) if match else None
     if rounds is not None:
         return f"first-to-{rounds}"
     if key.startswith("first-to-"):
@@ -231,7 +243,7 @@ def _canonical_preset(name: str) -> str:
 def _preset_fields(canonical: str) -> dict[str, Any]:
     match = _FIRST_TO.fullmatch(canonical)
     if match:
-        return {"rounds_to_win": 10 - int(match.group(1))}
+        return {"rounds_to_win": MAX_BOARD - int(match.group(1))}
     return dict(_PRESETS[canonical])
 
 
@@ -239,7 +251,7 @@ def _preset_fields(canonical: str) -> dict[str, Any]:
 
 def _coerce(key: str, value: Any) -> Any:
     """Check one field's type and turn JSON values (lists) into the field's type."""
-    if key in ("call_trash", "last_chance"):
+    if key in FLAGS:
         if not isinstance(value, bool):
             raise RulesError(key, f"must be true or false, got {brief(value)}")
         return value
@@ -259,11 +271,11 @@ def _validate(rules: Rules) -> None:
     if not isinstance(rules.preset, str):
         raise RulesError("preset", "must be a preset name")
     if rules.decks is not None and not (
-            isinstance(rules.decks, int) and 1 <= rules.decks <= _MAX_DECKS):
-        raise RulesError("decks", f"must be 1 to {_MAX_DECKS}, got {brief(rules.decks)}")
+            isinstance(rules.decks, int) and 1 <= rules.decks <= MAX_DECKS):
+        raise RulesError("decks", f"must be 1 to {MAX_DECKS}, got {brief(rules.decks)}")
     if not (isinstance(rules.jokers_per_deck, int)
-            and 0 <= rules.jokers_per_deck <= _MAX_JOKERS_PER_DECK):
-        raise RulesError("jokers_per_deck", f"must be 0 to {_MAX_JOKERS_PER_DECK}, "
+            and 0 <= rules.jokers_per_deck <= MAX_JOKERS_PER_DECK):
+        raise RulesError("jokers_per_deck", f"must be 0 to {MAX_JOKERS_PER_DECK}, "
                                             f"got {brief(rules.jokers_per_deck)}")
     if (not isinstance(rules.wild_ranks, tuple)
             or any(r not in FACE_RANKS for r in rules.wild_ranks)
@@ -271,8 +283,8 @@ def _validate(rules: Rules) -> None:
         raise RulesError("wild_ranks",
                          "must be distinct ranks from J, Q, K; "
                          f"got {brief(rules.wild_ranks)}")
-    if not (isinstance(rules.start_size, int) and 1 <= rules.start_size <= 10):
-        raise RulesError("start_size", f"must be 1 to 10, got {brief(rules.start_size)}")
+    if not (isinstance(rules.start_size, int) and 1 <= rules.start_size <= MAX_BOARD):
+        raise RulesError("start_size", f"must be 1 to {MAX_BOARD}, got {brief(rules.start_size)}")
     if rules.rounds_to_win is not None and not (
             isinstance(rules.rounds_to_win, int) and rules.rounds_to_win >= 1):
         raise RulesError("rounds_to_win",
@@ -281,6 +293,6 @@ def _validate(rules: Rules) -> None:
         raise RulesError("rounds_to_win",
                          f"must be 1 to start_size ({rules.start_size}), "
                          f"got {brief(rules.rounds_to_win)}")
-    for name in ("call_trash", "last_chance"):
+    for name in FLAGS:
         if not isinstance(getattr(rules, name), bool):
             raise RulesError(name, "must be true or false")

@@ -1,11 +1,15 @@
 """Running a match: chance from a seeded generator, actions from people or bots, and the
-record of every move. Front ends (terminal, web, simulator) all play through here.
+record of every move. Front ends (terminal, web, simulator) all play through here:
+:func:`advance` applies a move and the chance moves it makes due, without changing
+anything (the web commits its result before it takes it); :class:`Match` keeps a state
+and its record and advances them with it.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from .actions import Action, Move
@@ -17,13 +21,43 @@ from .rules import Rules
 from .state import Phase, State, new_match
 from .views import View, view
 
-__all__ = ["Chooser", "Match", "play_match"]
+__all__ = ["Chooser", "Match", "Step", "advance", "play_match"]
 
 
 class Chooser(Protocol):
     """Anything that picks an action from a view (every bot)."""
 
     def choose(self, view: View) -> Action: ...
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move applied: its record entry, the state after it and what happened."""
+
+    entry: Entry
+    state: State
+    events: tuple[Event, ...]
+
+
+def advance(state: State, rng: random.Random, first: Move | None = None,
+            seat: int | None = None, deal: bool = False) -> list[Step]:
+    """Apply ``first`` (checked by the engine for ``seat``, when given), then the chance
+    moves due after it, drawn from ``rng``, until a player must act, the match is over or
+    a round is over; with ``deal``, a round over before the first chance move is dealt
+    on (the next round's deck), not one met later. ``state`` is unchanged. Raises
+    :class:`~trashcards.errors.IllegalActionError` (nothing applied) if ``first`` is not
+    legal."""
+    steps: list[Step] = []
+    if first is not None:
+        acting = state.to_act if isinstance(first, Action) else None
+        state, events = apply(state, first, seat)
+        steps.append(Step(Entry(acting, first), state, events))
+    while chance_due(state) is not None and (deal or state.phase is not Phase.ROUND_OVER):
+        deal = False
+        move = sample_chance(state, rng)
+        state, events = apply(state, move)
+        steps.append(Step(Entry(None, move), state, events))
+    return steps
 
 
 class Match:
@@ -66,20 +100,23 @@ class Match:
     def play(self, move: Move, seat: int | None = None) -> tuple[Event, ...]:
         """Apply a move (raises :class:`~trashcards.errors.IllegalActionError`, nothing
         changed, if it is not legal; ``seat`` must then be the seat to act)."""
-        acting = self._state.to_act
+        acting = self._state.to_act if isinstance(move, Action) else None
         self._state, events = apply(self._state, move, seat)
-        self._moves.append(Entry(acting if isinstance(move, Action) else None, move))
+        self._moves.append(Entry(acting, move))
         return events
 
     def advance(self, next_round: bool = True) -> tuple[Event, ...]:
         """Apply due chance moves until a player must act or the match is over; with
         ``next_round=False`` stop at the end of a round (for a scoreboard)."""
         events: list[Event] = []
-        while chance_due(self._state) is not None:
-            if self._state.phase is Phase.ROUND_OVER and not next_round:
-                break
-            events.extend(self.play(sample_chance(self._state, self.rng)))
-        return tuple(events)
+        while True:
+            steps = advance(self._state, self.rng, deal=next_round)
+            for step in steps:
+                self._moves.append(step.entry)
+                events.extend(step.events)
+                self._state = step.state
+            if not steps or not next_round:
+                return tuple(events)
 
 
 def play_match(rules: Rules, names: Sequence[str], bots: Sequence[Chooser],

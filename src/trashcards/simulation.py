@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .bots import bot_seat_names, make_bot
+from .errors import ArgumentError
 from .events import Dealt, Drew, Event, RoundWon
 from .rules import Rules
 from .session import play_match
@@ -60,7 +61,7 @@ class SimStats:
 
     def __add__(self, other: SimStats) -> SimStats:
         if other.players != self.players:
-            raise ValueError("cannot add statistics of tables of different sizes")
+            raise ArgumentError("cannot add statistics of tables of different sizes")
         return SimStats(
             players=self.players,
             matches=self.matches + other.matches,

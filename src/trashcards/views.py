@@ -12,6 +12,7 @@ from typing import NamedTuple
 from .actions import Action
 from .cards import Card
 from .engine import legal_actions
+from .errors import PositionError
 from .rules import Rules
 from .state import Phase, PlayerView, State, standings
 
@@ -62,7 +63,7 @@ class View(NamedTuple):
 def view(state: State, seat: int | None = None) -> View:
     """What ``seat`` (or a spectator, ``None``) may know of ``state``."""
     if seat is not None and not 0 <= seat < state.players:
-        raise ValueError(f"no seat {seat} at a table of {state.players}")
+        raise PositionError(f"no seat {seat} at a table of {state.players}")
     # Positional arguments, in field order: bots ask for a view at every decision.
     return View(
         seat, state.rules, state.phase, state.round, state.dealer, state.to_act,

@@ -154,11 +154,11 @@ async def test_a_refused_key_or_click_says_why_on_the_message_line():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         await pilot.press("d")
-        assert app._message == "the discard pile is empty: s, q"
+        assert app.table.query_one("#message").text == "the discard pile is empty: s, q"
         await pilot.press("x")
-        assert app._message.startswith("'x' is not a key here: s, q")
+        assert app.table.query_one("#message").text.startswith("'x' is not a key here: s, q")
         await pilot.click("#board-1", offset=slot_offset(app, 1))
-        assert app._message == "that is bot:greedy's board"
+        assert app.table.query_one("#message").text == "that is bot:greedy's board"
         assert len(match.record.moves) == 2  # nothing was played
 
 
@@ -305,5 +305,6 @@ async def test_a_terminal_too_small_for_the_table_says_so():
     app = make_app(match, seed=4)
     async with app.run_test(size=(60, 20)) as pilot:
         await settle(pilot, app)
-        assert app._message == ("this terminal (60×20) is too small for the table: make it "
-                                "80×24 or more, or play with --lines")
+        notice = app.table.query_one("#message").text
+        assert notice == ("this terminal (60×20) is too small for the table: make it "
+                          "80×24 or more, or play with --lines")

@@ -66,7 +66,7 @@ async def test_a_key_while_your_turn_is_coming_says_your_turn() -> None:
     app = make_app(match, seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
         assert await settle(pilot, app) == "decision"
-        app._deciding = None  # as while an animation of our own turn still plays
+        app.turn = None  # as while an animation of our own turn still plays
         app.action_hint()
         message = str(app.table.query_one("#message").render())
         assert "it is your turn" in message

@@ -304,7 +304,7 @@ def test_a_client_that_reads_nothing_is_dropped(tmp_path: Path,
             await asyncio.wait_for(handler, 10)  # it returns on its own
             return sent
 
-    with caplog.at_level("INFO", logger="trashcards.web.app"):
+    with caplog.at_level("INFO", logger="trashcards.web.sockets"):
         sent = run_async(run())
     assert sent == ["websocket.accept", "websocket.send"]  # the first frame never went
     assert "dropped a connection that reads nothing" in caplog.text

@@ -39,7 +39,7 @@ from typing import Any, Final, Literal
 from ..actions import CALL, Action
 from ..bots import make_bot
 from ..estimates import Estimate, t975
-from ..rules import Rules
+from ..rules import FLAGS, Rules
 from ..views import View
 from .evaluate import ActionValue, Engine, evaluate, mean_estimate
 from .odds import MatchOdds, OddsUnavailableError, match_odds
@@ -374,7 +374,7 @@ def exact_comparison(view: View, chosen: Sequence[Action], greedy: Action | None
     out of its reach (more than two players, call-trash or last chance, a board over
     :data:`EXACT_MAX_SIZE` slots, a value that depends on a reshuffle)."""
     rules = view.rules
-    if (len(view.players) != 2 or rules.call_trash or rules.last_chance
+    if (len(view.players) != 2 or any(getattr(rules, flag) for flag in FLAGS)
             or max(p.board_size for p in view.players) > EXACT_MAX_SIZE):
         return None
     odds = _exact_odds(rules)

@@ -43,7 +43,7 @@ from typing import Any, Final
 from ..actions import Dealer
 from ..chance import sample_chance
 from ..engine import apply
-from ..rules import Rules
+from ..rules import FLAGS, Rules
 from ..state import Phase, State, new_match, public_seats
 from .rollout import play_out, rollout_bots
 
@@ -81,8 +81,8 @@ def odds_key(rules: Rules, players: int, policy: str, rounds: int) -> str:
 def _fields(rules: Rules) -> dict[str, Any]:
     return {"decks": rules.decks, "jokers_per_deck": rules.jokers_per_deck,
             "wild_ranks": list(rules.wild_ranks), "start_size": rules.start_size,
-            "target": rules.target_rounds, "call_trash": rules.call_trash,
-            "last_chance": rules.last_chance}
+            "target": rules.target_rounds,
+            **{flag: getattr(rules, flag) for flag in FLAGS}}
 
 
 @dataclass(frozen=True)

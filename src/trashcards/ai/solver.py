@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from ..actions import DISCARD, STOCK, SWAP, TRASH, Action, wild
-from ..rules import WILD, Rules
+from ..rules import FLAGS, WILD, Rules
 from ..state import Phase
 from ..views import View
 
@@ -181,9 +181,9 @@ class Solver:
     stats: _Stats = field(default_factory=_Stats)
 
     def __post_init__(self) -> None:
-        if self.rules.call_trash or self.rules.last_chance:
+        if any(getattr(self.rules, flag) for flag in FLAGS):
             raise OutOfReachError("the solver plays the plain turn: call-trash and last "
-                                  "chance are not solved")
+                                  "chance (no house rule) are not solved")
         if not all(1 <= n <= 10 for n in self.sizes):
             raise ValueError("board sizes are 1 to 10")
         m = max(self.sizes)

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
+from ..errors import ArgumentError
 from .base import Bot
 from .counter import CounterBot
 from .greedy import EndBlindBot, GreedyBot, LowWildBot, SometimesDiscardBot, StockOnlyBot
@@ -54,7 +55,7 @@ def register_bot(name: str, factory: Callable[[random.Random], Bot], description
     """
     key = name.strip().lower()
     if not key or ":" in key:
-        raise ValueError(f"a bot's name is a word without ':', got {name!r}")
+        raise ArgumentError(f"a bot's name is a word without ':', got {name!r}")
     BOTS[key] = (factory, description)
     _REGISTERED_BY[key] = factory.__module__
 
@@ -74,7 +75,7 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     try:
         factory = BOTS[name.strip().lower()][0]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}") from None
+        raise ArgumentError(f"unknown bot {name!r}; the bots are {', '.join(BOTS)}") from None
     return factory(rng)
 
 
@@ -115,6 +116,6 @@ def bot_kind(name: str) -> str | None:
     copy_ok = len(parts) == 1 or (len(parts) == 2 and parts[1].isascii()
                                   and parts[1].isdigit())
     if kind not in BOTS or not copy_ok:
-        raise ValueError(f"player {name!r}: names starting with {BOT_PREFIX!r} are bots, "
+        raise ArgumentError(f"player {name!r}: names starting with {BOT_PREFIX!r} are bots, "
                          f"and the bots are {', '.join(BOTS)}")
     return kind

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -11,7 +12,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from ..errors import RulesError
-from ..rules import Rules
+from ..rules import FIRST_TO, MAX_BOARD, PRESETS, Rules
 
 __all__ = ["parse_rules", "parse_rules_assignments", "rules_given", "rules_options"]
 
@@ -58,13 +59,14 @@ def parse_rules(preset: str, items: Iterable[str]) -> Rules:
     return Rules.preset_named(preset).with_fields(parse_rules_assignments(items))
 
 
+_FIELDS = ", ".join(f.name for f in dataclasses.fields(Rules) if f.name != "preset")
 _RULES_HELP = ("Change a rule field, e.g. --rules call_trash=true wild_ranks=K,Q "
-               "(fields: decks, jokers_per_deck, wild_ranks, start_size, rounds_to_win, "
-               "call_trash, last_chance); more FIELD=VALUE words may follow one --rules.")
-_PRESET_HELP = ("Rules preset or variant: standard, classic, kings-wild, all-faces-wild, "
-                "jokers, call-trash, kids, last-chance, or first-to-N: the first player "
-                "down to a board of N slots wins, N = 1…9 (N is a board size, not rounds: "
-                "first-to-3 = 7 rounds won).")
+               f"(fields: {_FIELDS}); more FIELD=VALUE words may follow one --rules.")
+_PRESET_HELP = ("Rules preset or variant: "
+                f"{', '.join(p for p in PRESETS if p != 'first-to-N')}, or first-to-N: the "
+                f"first player down to a board of N slots wins, N = {FIRST_TO.start}…"
+                f"{FIRST_TO.stop - 1} (N is a board size, not rounds: first-to-3 = "
+                f"{MAX_BOARD - 3} rounds won).")
 
 
 def rules_options(func: F) -> F:

@@ -142,7 +142,7 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
     from ..web.store import StoreError
     from ..web.workers import ENVIRONMENT, settings_text
     logging.basicConfig(level=logging.WARNING, format="trashcards serve: %(message)s")
-    logging.getLogger("trashcards.web.app.warmup").setLevel(logging.INFO)  # "warming up …"
+    logging.getLogger("trashcards.web.warmup.lines").setLevel(logging.INFO)  # "warming up …"
     db_path: Path | str = default_db_path() if db is None else db
     if not is_postgres(db_path):
         db_path = Path(db_path)

@@ -44,7 +44,7 @@ from ..engine import apply, chance_due
 from ..events import Drew, Event, PenaltyDrawn, TurnedUp
 from ..pictures import table_text
 from ..record import Entry, Record
-from ..rules import Rules
+from ..rules import FLAGS, Rules
 from ..session import Chooser
 from ..state import Board, Due, Phase, State, new_match
 from ..statejson import view_json
@@ -60,8 +60,8 @@ __all__ = ["GAME_NAME", "Position", "TrashBot", "TrashGame", "TrashState", "make
 GAME_NAME: Final = "python_trash"
 _DEFAULTS: Final[dict[str, Any]] = {
     "players": 2, "preset": "standard", "decks": 0, "jokers_per_deck": -1,
-    "wild_ranks": "preset", "start_size": 0, "rounds_to_win": 0, "call_trash": False,
-    "last_chance": False, "max_moves": DEFAULT_MAX_MOVES,
+    "wild_ranks": "preset", "start_size": 0, "rounds_to_win": 0,
+    **dict.fromkeys(FLAGS, False), "max_moves": DEFAULT_MAX_MOVES,
 }
 
 _GAME_TYPE: Final = pyspiel.GameType(
@@ -98,7 +98,7 @@ def rules_from_params(params: dict[str, Any]) -> Rules:
     wild = str(params.get("wild_ranks", "preset")).strip()
     if wild.lower() != "preset":
         fields["wild_ranks"] = [] if wild.lower() in ("", "none") else list(wild.upper())
-    for name in ("call_trash", "last_chance"):
+    for name in FLAGS:
         if params.get(name):
             fields[name] = True
     return rules.with_fields(fields)

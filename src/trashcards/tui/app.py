@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -42,11 +43,11 @@ from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
 from textual import events, work
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.containers import Container, Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.geometry import Size
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import RichLog, Static
 from textual.worker import WorkerCancelled, WorkerFailed
 
@@ -55,14 +56,13 @@ from ..state import Phase
 from ..views import View
 from .advice import Advice, Advisor, standing_chances
 from .game import Batch, Decision, Game, MatchOver, Outcome, SaveError, default_save_path
-from .keys import KEY_HELP, Command, InputError, parse_key, refusal
+from .keys import Command, InputError, parse_key, refusal
 from .narrate import card_label, status_lines
 from .render import (
     BIG_HEIGHT,
     BIG_WIDTH,
     COMPACT_WIDTH,
     action_entries,
-    board_picture,
     card_text,
     chances_text,
     hint_text,
@@ -70,167 +70,40 @@ from .render import (
     standings_table,
 )
 from .scene import Scene
+from .screens import (
+    GAME_KEYS,
+    ConfirmQuit,
+    HelpScreen,
+    PassScreen,
+    StrayKey,
+    TableReady,
+    TableScreen,
+)
+from .widgets import BoardState, BoardView, Notice, PilePicked, SlotPicked
 
-__all__ = ["ConfirmQuit", "HelpScreen", "PassScreen", "TrashApp"]
+__all__ = ["ConfirmQuit", "HelpScreen", "PassScreen", "TrashApp", "Turn"]
 
 #: Lines the screen needs besides the boards: header, piles, status, two of actions,
 #: message, and at least five of log.
 _RESERVED_LINES = 11
 #: Lines of a compact board inside its frame.
 COMPACT_LINES = 2
-_GAME_KEYS = "sdwtc1234567890"
-#: Keys bound to something besides the game's actions.
-_OTHER_KEYS = "ho"
 
 
-class BoardView(Static):
-    """One seat's board, framed, its title the player's name and rounds won. A click on
-    a slot is :meth:`TrashApp.action_slot`."""
+@dataclass
+class Turn:
+    """The decision under way: whose, their view, the future a key, click or Enter
+    resolves, and what the arrow keys move between (and point at)."""
 
-    def __init__(self, seat: int) -> None:
-        super().__init__(id=f"board-{seat}", classes="board")
-        self.seat = seat
-        self.big = False
+    seat: int
+    view: View
+    choice: asyncio.Future[Action]
+    targets: list[Action]
+    cursor: int = 0
 
-    def slot_at(self, x: int, y: int) -> int | None:
-        """The slot drawn at ``(x, y)`` of this widget (its frame included)."""
-        x, y = x - 1, y - 1  # inside the frame
-        if x < 0 or y < 0:
-            return None
-        row, column = (y // 4, x // 6) if self.big else (y, x // 7)
-        if column >= 5:
-            return None
-        return row * 5 + column + 1
-
-    def on_click(self, event: events.Click) -> None:
-        slot = self.slot_at(event.x, event.y)
-        app = self.app
-        if slot is not None and isinstance(app, TrashApp):
-            app.action_slot(self.seat, slot)
-
-
-class Pile(Static):
-    """The stock or the discard pile: a click draws from it."""
-
-    def __init__(self, key: str, id: str) -> None:
-        super().__init__(id=id)
-        self.key = key
-
-    def on_click(self) -> None:
-        app = self.app
-        if isinstance(app, TrashApp):
-            app.action_choose(self.key)
-
-
-class GameLog(RichLog):
-    """The log of every step; never focused, so the arrow keys stay the game's."""
-
-    can_focus = False
-
-
-class TableScreen(Screen[None]):
-    """The one screen of the game: the table, redrawn in place."""
-
-    def __init__(self, players: int) -> None:
-        super().__init__(id="table")
-        self.players = players
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="header")
-        with Container(id="boards"):
-            for seat in range(self.players):
-                yield BoardView(seat)
-        with Horizontal(id="piles"):
-            yield Pile("s", id="stock")
-            yield Pile("d", id="discard")
-            yield Static(id="hand")
-        yield Static(id="chances")
-        yield Static(id="status")
-        with Horizontal(id="log-row"):
-            yield GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
-            with VerticalScroll(id="hint-box"):
-                yield Static(id="hint")
-        yield Static(id="actions")
-        yield Static(id="message")
-
-    def on_mount(self) -> None:
-        app = self.app
-        if isinstance(app, TrashApp):
-            app.table_ready()
-
-    def on_key(self, event: events.Key) -> None:
-        """A printable key no binding took: say which keys work."""
-        app = self.app
-        if (isinstance(app, TrashApp) and event.is_printable and event.character
-                and event.character not in _GAME_KEYS + _OTHER_KEYS):
-            app.stray_key(event.character)
-
-
-class PassScreen(ModalScreen[None]):
-    """Hot-seat: the screen is hidden until the next player takes the keyboard."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "go", "ready")]
-
-    def __init__(self, name: str) -> None:
-        super().__init__(id="pass")
-        self.player = name
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="pass-box"):
-            yield Static(Text(f"Pass to {self.player}", style="bold"), id="pass-title")
-            yield Static(f"{self.player}: press Enter when you are ready (q quits)")
-
-    def action_go(self) -> None:
-        self.dismiss(None)
-
-
-class ConfirmQuit(ModalScreen[bool]):
-    """Quitting asks first; the answer is ``True`` to leave."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,q,enter", "answer(True)", "leave"),
-        Binding("n,escape", "answer(False)", "keep playing"),
-    ]
-
-    def __init__(self, where: str) -> None:
-        super().__init__(id="confirm")
-        self.where = where
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="confirm-box"):
-            yield Static(Text("Leave the game?", style="bold"))
-            yield Static(Text(self.where))
-            yield Static(Text.assemble(("y", "bold"), " leave   ", ("n", "bold"),
-                                       " keep playing"))
-
-    def action_answer(self, leave: bool) -> None:
-        self.dismiss(leave)
-
-
-class HelpScreen(ModalScreen[None]):
-    """The keys; any key closes it."""
-
-    def compose(self) -> ComposeResult:
-        table = Text()
-        rows = [*KEY_HELP, ("← → ↑ ↓", "point at a slot (or the stock and the pile)"),
-                ("Enter", "play what the arrows point at; skip an animation"),
-                ("mouse", "click a slot, the stock, the pile or an action"),
-                ("Ctrl-C", "leave at once (the match is saved)")]
-        for key, meaning in rows:
-            table.append(f"{key:>8}  ", style="bold")
-            table.append(f"{meaning}\n")
-        table.rstrip()
-        with Vertical(id="help-box"):
-            yield Static(Text("Keys", style="bold"))
-            yield Static(table)
-            yield Static(Text("any key closes this help", style="dim"))
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        self.dismiss(None)
-
-    def on_click(self, event: events.Click) -> None:
-        self.dismiss(None)
+    @property
+    def target(self) -> Action | None:
+        return self.targets[self.cursor] if self.targets else None
 
 
 class TrashApp(App[Outcome]):
@@ -243,7 +116,7 @@ class TrashApp(App[Outcome]):
     ENABLE_COMMAND_PALETTE = False
     AUTO_FOCUS = None
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(key, f"choose('{key}')", show=False) for key in _GAME_KEYS),
+        *(Binding(key, f"choose('{key}')", show=False) for key in GAME_KEYS),
         Binding("left", "cursor(-1)", show=False),
         Binding("right", "cursor(1)", show=False),
         Binding("up", "cursor(-5)", show=False),
@@ -276,15 +149,14 @@ class TrashApp(App[Outcome]):
         #: ``"bot"``, ``"pass"``, ``"next round"``, ``"leave"`` or ``None`` (animating).
         self.waiting_for: str | None = None
         self._scene = Scene.from_view(game.view())
-        self._deciding: int | None = None
-        self._choice: asyncio.Future[Action] | None = None
+        #: the decision under way (``None``: no person is deciding)
+        self.turn: Turn | None = None
         self._continue: asyncio.Future[None] | None = None
-        self._targets: list[Action] = []
-        self._cursor = 0
+        #: the move being shown step by step (``None`` at rest)
+        self._on_show: Batch | None = None
         self._touched: tuple[int, int] | None = None
         self._skip = False
         self._big = False
-        self._message = ""
         self._warned: str | None = None
         #: ``--hints``: the hint opens at every decision of a person, and the win chances
         #: are shown (``o`` toggles :attr:`show_chances`).
@@ -309,7 +181,11 @@ class TrashApp(App[Outcome]):
         self.table = TableScreen(len(self.game.seats))
         return self.table
 
-    def table_ready(self) -> None:
+    @property
+    def _notice(self) -> Notice:
+        return self.table.query_one("#message", Notice)
+
+    def on_table_ready(self, _message: TableReady) -> None:
         """The table's widgets exist: start the match."""
         self._table_up = True
         log = self.table.query_one("#log", RichLog)
@@ -317,7 +193,7 @@ class TrashApp(App[Outcome]):
             log.write(Text(line, style="dim"))
         self._fit(self.size)
         self._paint()
-        self.conduct()
+        self.call_after_refresh(self.conduct)  # the table is laid out first
 
     def on_resize(self, event: events.Resize) -> None:
         if not self._table_up:
@@ -340,11 +216,12 @@ class TrashApp(App[Outcome]):
         boards.styles.grid_size_columns = self._columns(size.width, width)
         self.set_class(self._big, "big")
         compact_lines = rows(COMPACT_WIDTH) * (COMPACT_LINES + 2) + reserved - 3
+        notice = self._notice
         if compact_lines > size.height:
-            self._message = (f"this terminal ({size.width}×{size.height}) is too small for "
-                             "the table: make it 80×24 or more, or play with --lines")
-        elif self._message.startswith("this terminal ("):
-            self._message = ""
+            notice.say(f"this terminal ({size.width}×{size.height}) is too small for the "
+                       "table: make it 80×24 or more, or play with --lines")
+        elif notice.text.startswith("this terminal ("):
+            notice.say("")
 
     def _columns(self, width: int, needed: int) -> int:
         players = len(self.game.seats)
@@ -359,39 +236,37 @@ class TrashApp(App[Outcome]):
                           (view.rules.describe(), "dim")))
         cursor_slot = self._cursor_slot()
         target = view.rules.target_rounds
+        deciding = self.turn.seat if self.turn is not None else None
         for board in self.table.query(BoardView):
             seat = board.seat
-            mine = seat == self._deciding
             touched = self._touched[1] if self._touched and self._touched[0] == seat else None
-            board.big = self._big
-            board.update(board_picture(
-                scene.slots[seat], view.rules, big=self._big,
-                cursor=cursor_slot if mine else None, touched=touched))
             title = Text(names[seat], style="bold")
             if seat == self.game.viewer and names[seat].casefold() != "you":
                 title.append(" (you)")  # not "You (you)" for the default name
             title.append(f" · {scene.rounds_won[seat]}/{target} won")
             if seat == scene.dealer:
                 title.append(" · dealer")
-            board.border_title = title
             down = scene.slots[seat].count(None)
             level = self.game.seats[seat].level_note
-            board.border_subtitle = (f"{level} · " if level else "") + (
-                f"{down} face down" if scene.slots[seat] else "not dealt")
-            board.set_class(seat == scene.to_act, "to-act")
-            board.set_class(seat in view.round_winners
-                            and view.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER), "winner")
+            board.state = BoardState(
+                slots=scene.slots[seat], rules=view.rules, big=self._big,
+                cursor=cursor_slot if seat == deciding else None, touched=touched,
+                title=title,
+                subtitle=(f"{level} · " if level else "") + (
+                    f"{down} face down" if scene.slots[seat] else "not dealt"),
+                to_act=seat == scene.to_act,
+                winner=seat in view.round_winners
+                and view.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER))
         for name, part in zip(("#stock", "#discard", "#hand"), self._piles(), strict=True):
             self.table.query_one(name, Static).update(part)
         self.table.query_one("#status", Static).update(self._status(view))
         self._paint_advice()
         self.table.query_one("#actions", Static).update(self._actions(view))
-        self.table.query_one("#message", Static).update(Text(self._message, style="yellow"))
 
     def _piles(self) -> tuple[Text, Text, Text]:
         """The stock, the discard pile and the card in hand."""
         scene = self._scene
-        target = self._targets[self._cursor] if self._targets else None
+        target = self.turn.target if self.turn is not None else None
         stock = Text.assemble(("Stock ", "bold"), card_text(None, scene.rules),
                               f" {scene.stock_count}")
         top = scene.top_discard
@@ -414,8 +289,9 @@ class TrashApp(App[Outcome]):
         names = self.game.names
         you = self.game.viewer
         text = Text()
-        if self.waiting_for == "decision" and self._deciding is not None:
-            turn = "Your turn" if self._deciding == you else f"{names[self._deciding]} to act"
+        deciding = self.turn.seat if self.turn is not None else None
+        if self.waiting_for == "decision" and deciding is not None:
+            turn = "Your turn" if deciding == you else f"{names[deciding]} to act"
             text.append(turn, style="bold green")
             if view.in_hand is not None:
                 text.append(f" — {card_label(view.in_hand)} in hand")
@@ -436,8 +312,11 @@ class TrashApp(App[Outcome]):
                 text.append("You win the match!" if winner == you
                             else f"{names[winner]} wins the match!", style="bold green")
             text.append(" — Enter leaves")
-        elif view.to_act is not None:
-            text.append(f"{names[view.to_act]} plays…", style="bold")
+        elif (actor := self._on_show.actor if self._on_show is not None and
+              self._on_show.actor is not None else view.to_act) is not None:
+            # the move on show is its actor's (the state may already be the next seat's)
+            text.append("You play…" if actor == you else f"{names[actor]} plays…",
+                        style="bold")
         for line in status_lines(view, you):
             text.append(f"\n{line}", style="yellow")
         return text
@@ -474,21 +353,22 @@ class TrashApp(App[Outcome]):
             return
         hint = self.table.query_one("#hint", Static)
         view = self._advice_for
-        if self._deciding is None or view is None:
+        deciding = self.turn.seat if self.turn is not None else None
+        if deciding is None or view is None:
             hint.update(Text("Hints come at your turn (h hides or shows them).", style="dim"))
         elif not self.hint_open:
             hint.update(Text("h shows the hint for this decision.", style="dim"))
         elif self._hint_problem is not None:
             hint.update(Text(f"No hint: {self._hint_problem}", style="yellow"))
-        elif self.advice is None or self.advice.hint.to_act != self._deciding:
+        elif self.advice is None or self.advice.hint.to_act != deciding:
             hint.update(Text("Working out a hint…", style="dim"))
         else:
             hint.update(hint_text(self.advice.hint, view))
 
     def _cursor_slot(self) -> int | None:
-        if not self._targets:
+        action = self.turn.target if self.turn is not None else None
+        if action is None:
             return None
-        action = self._targets[self._cursor]
         if action.verb is Verb.WILD:
             return action.slot
         if action.verb is Verb.SWAP and self._scene.in_hand is not None:
@@ -500,9 +380,10 @@ class TrashApp(App[Outcome]):
             if isinstance(line, str) else line
         self.table.query_one("#log", RichLog).write(text, scroll_end=True)
 
-    def _say(self, message: str) -> None:
-        self._message = message
-        self.table.query_one("#message", Static).update(Text(message, style="yellow"))
+    def _say(self, message: str, passing: bool = False) -> None:
+        """A notice under the actions; a refusal (``passing``) goes when the turn moves
+        on, a warning stays."""
+        self._notice.say(message, passing)
 
     # -- the match ------------------------------------------------------------------------
 
@@ -560,20 +441,17 @@ class TrashApp(App[Outcome]):
         elif game.hotseat:
             game.viewer = seat
         view = game.match.view(seat)
-        self._choice = asyncio.get_running_loop().create_future()
-        self._deciding = seat
-        self._targets = _targets(view)
-        self._cursor = 0
+        turn = Turn(seat, view, asyncio.get_running_loop().create_future(), _targets(view))
+        self.turn = turn
         self._scene = Scene.from_view(view)
         self.waiting_for = "decision"
+        self._notice.moved_on()  # a refusal said before this turn is not about it
         self.decision_started(view)
         self._paint()
         try:
-            return await self._choice
+            return await turn.choice
         finally:
-            self._choice = None
-            self._deciding = None
-            self._targets = []
+            self.turn = None
             self.waiting_for = None
 
     def decision_started(self, view: View) -> None:
@@ -633,10 +511,10 @@ class TrashApp(App[Outcome]):
 
     def submit(self, action: Action) -> None:
         """A person chose ``action`` (from a key, a click or Enter)."""
-        if self._choice is not None and not self._choice.done():
+        if self.turn is not None and not self.turn.choice.done():
             self._say("")
             self.hint_open = False
-            self._choice.set_result(action)
+            self.turn.choice.set_result(action)
 
     async def _wait_for(self, what: str) -> None:
         self._continue = asyncio.get_running_loop().create_future()
@@ -652,6 +530,7 @@ class TrashApp(App[Outcome]):
         """Show a move step by step in place: the boards, the piles and the log."""
         self._skip = False
         self.waiting_for = None
+        self._on_show = batch
         try:
             for index, step in enumerate(batch.steps(self.game.names, self.game.viewer)):
                 if index and pace and not self._skip:
@@ -662,6 +541,7 @@ class TrashApp(App[Outcome]):
                 self._paint()
         finally:
             self._touched = None
+            self._on_show = None
             self._scene = Scene.from_view(self.game.view())
             self._paint()
         problem = self.game.save_problem
@@ -672,18 +552,16 @@ class TrashApp(App[Outcome]):
     # -- keys and clicks ------------------------------------------------------------------
 
     def _deciding_view(self) -> View | None:
-        if self._deciding is None or self._choice is None:
-            return None
-        return self.game.match.view(self._deciding)
+        return self.turn.view if self.turn is not None else None
 
     def _not_now(self) -> None:
         view = self.game.view()
         if self.waiting_for in ("next round", "leave"):
-            self._say("press Enter to go on (q quits)")
+            self._say("press Enter to go on (q quits)", passing=True)
         elif view.to_act is not None and self.waiting_for != "pass":
             whose = ("your" if view.to_act == self.game.viewer
                      else f"{self.game.names[view.to_act]}'s")
-            self._say(f"wait: it is {whose} turn")
+            self._say(f"wait: it is {whose} turn", passing=True)
 
     def action_choose(self, key: str) -> None:
         view = self._deciding_view()
@@ -693,7 +571,7 @@ class TrashApp(App[Outcome]):
         try:
             choice = parse_key(key, view)
         except InputError as exc:
-            self._say(str(exc))
+            self._say(str(exc), passing=True)
             return
         if isinstance(choice, Command):  # pragma: no cover - q and ? are bound apart
             return
@@ -704,8 +582,8 @@ class TrashApp(App[Outcome]):
         if view is None:
             self._not_now()
             return
-        if seat != self._deciding:
-            self._say(f"that is {self.game.names[seat]}'s board")
+        if self.turn is None or seat != self.turn.seat:
+            self._say(f"that is {self.game.names[seat]}'s board", passing=True)
             return
         if wild(slot) in view.legal:
             self.submit(wild(slot))
@@ -714,31 +592,31 @@ class TrashApp(App[Outcome]):
             self.submit(SWAP)
         else:
             action = SWAP if view.phase is Phase.SWAP else wild(slot)
-            self._say(refusal(action, view))
+            self._say(refusal(action, view), passing=True)
 
     def action_cursor(self, step: int) -> None:
-        if not self._targets:
+        turn = self.turn
+        if turn is None or not turn.targets:
             return
-        count = len(self._targets)
         if abs(step) == 5:
-            slots = [a.slot if a.verb is Verb.WILD else None for a in self._targets]
-            current = slots[self._cursor]
+            slots = [a.slot if a.verb is Verb.WILD else None for a in turn.targets]
+            current = slots[turn.cursor]
             if current is not None:
                 wanted = current + step
                 candidates = [i for i, s in enumerate(slots) if s is not None
                               and (s >= wanted if step > 0 else s <= wanted)]
                 if candidates:
-                    self._cursor = min(candidates, key=lambda i: abs((slots[i] or 0) - wanted))
+                    turn.cursor = min(candidates, key=lambda i: abs((slots[i] or 0) - wanted))
             self._paint()
             return
-        self._cursor = (self._cursor + step) % count
+        turn.cursor = (turn.cursor + step) % len(turn.targets)
         self._paint()
 
     def action_pick(self) -> None:
         if self._continue is not None and not self._continue.done():
             self._continue.set_result(None)
-        elif self._targets and self._choice is not None:
-            self.submit(self._targets[self._cursor])
+        elif self.turn is not None and self.turn.target is not None:
+            self.submit(self.turn.target)
         else:
             self._skip = True
 
@@ -794,16 +672,24 @@ class TrashApp(App[Outcome]):
         else:
             self._leave(Outcome.INTERRUPTED)
 
-    def stray_key(self, character: str) -> None:
+    def on_stray_key(self, message: StrayKey) -> None:
         """A printable key that no binding took: say which keys work."""
         view = self._deciding_view()
         if view is None:
             self._not_now()
             return
         try:
-            parse_key(character, view)
+            parse_key(message.character, view)
         except InputError as exc:
-            self._say(str(exc))
+            self._say(str(exc), passing=True)
+
+    def on_slot_picked(self, message: SlotPicked) -> None:
+        """A click on a slot of a board."""
+        self.action_slot(message.seat, message.slot)
+
+    def on_pile_picked(self, message: PilePicked) -> None:
+        """A click on the stock or the discard pile."""
+        self.action_choose(message.key)
 
     # -- leaving --------------------------------------------------------------------------
 

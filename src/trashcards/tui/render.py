@@ -124,12 +124,24 @@ def hint_text(result: Hint, view: View) -> Text:
         head = "Equally good: " if not result.exact else "Equally good (exact): "
     else:
         head = "Best (exact): " if result.exact else "Best: "
+    # the head and why, first: a short panel (80×24) shows them without scrolling
     text = Text.assemble((head, "bold"))
-    for index, line in enumerate(tied if len(tied) > 1 else (best,)):
-        if index:
-            text.append(" = ", style="bold")
-        text.append(f"[{action_key(line.action)}] ", style="bold green")
-        text.append(_hint_label(line.action, view), style="bold green")
+    shown = tied if len(tied) > 1 else (best,)
+    if len(shown) > 1 and all(line.action.verb is Verb.WILD for line in shown):
+        # equally good slots for the wild: their keys, then the move once
+        text.append(" = ".join(f"[{action_key(line.action)}]" for line in shown),
+                    style="bold green")
+        slots = [str(line.action.slot) for line in shown]
+        label = _hint_label(shown[0].action, view).rsplit(" slot ", 1)[0]
+        text.append(f" {label} slot {', '.join(slots[:-1])} or {slots[-1]}",
+                    style="bold green")
+    else:
+        for index, line in enumerate(shown):
+            if index:
+                text.append(" = ", style="bold")
+            text.append(f"[{action_key(line.action)}] ", style="bold green")
+            text.append(_hint_label(line.action, view), style="bold green")
+    text.append(f"\n{best.reason}", style="green")
     for line in result.lines:
         match, round_ = line.value.match_win, line.value.round_win
         good = line.equal_to_best
@@ -140,7 +152,7 @@ def hint_text(result: Hint, view: View) -> Text:
         text.append(f" · {_percent(round_.value)} round")
         if line is not best:
             text.append(f" · {_versus(line, result.exact)}")
-        text.append(f"\n    {line.reason}", style="green" if good else "dim")
+            text.append(f"\n    {line.reason}", style="green" if good else "dim")
     evaluation = result.comparison
     level = next((level.name for level in LEVELS if level.bot == evaluation.policy), None)
     player = f"the {level} bot" if level else evaluation.policy

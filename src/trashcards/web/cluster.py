@@ -25,15 +25,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
-from typing import Any, Protocol
+from typing import Annotated, Any, Final, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..errors import TrashError
 from .connection import Connection
-from .protocol import Act, Join, NextRound, ProtocolError, RematchRequest, parse_client_message
+from .protocol import ClientMessage, ProtocolError
 from .refusals import unavailable
+from .routes import Where, route_of
 from .settings import Settings
 from .storage import Bus, Notice, Storage
 from .store import StoreError, TableRow
@@ -308,51 +310,53 @@ class Cluster:
 
     # -- forwarding ----------------------------------------------------------------------
 
-    async def forward(self, table: Table, conn: Connection,
-                      message: Act | NextRound | RematchRequest) -> None:
+    async def forward(self, table: Table, conn: Connection, message: ClientMessage) -> None:
         """Have the table's owner act on a client's message; its errors go to ``conn``."""
         if conn not in table.conns:
             conn.error("not_joined", "send join first")
             return
-        body = {"op": "message", "table": table.id, "seats": list(conn.seats),
-                "message": message.model_dump(mode="json")}
-        answer = await self._ask(table, body)
+        answer = await self._ask(table, MessageRequest(
+            kind="message", table=table.id, seats=list(conn.seats), message=message))
         if answer is None:
             if table.owned:  # taken over meanwhile: act here
-                await table.handle(conn, message, self.hub.rematch)
+                await route_of(message).handler(table, conn, message, False)
                 return
             error = unavailable()
             conn.error(error.code, error.message, error.retry_after)
             return
-        for code, text, retry_after in answer.get("errors", ()):
-            conn.error(code, text, retry_after)
-        if answer.get("stale") and table.state is not None:
+        for refusal in answer.errors:
+            conn.error(refusal.code, refusal.message, refusal.retry_after)
+        if answer.stale and table.state is not None:
             conn.send(table.state_frame(conn.view_seat))
 
     async def take_seat(self, table: Table, name: str | None,
                         seat: int | None) -> tuple[int, str, str]:
         """:meth:`Table.take_seat` at the table's owner."""
-        answer = await self._ask(table, {"op": "seat", "table": table.id, "name": name,
-                                         "seat": seat})
+        answer = await self._ask(table, SeatRequest(kind="seat", table=table.id, name=name,
+                                                    seat=seat))
         if answer is None:
             if table.owned:
                 return await table.take_seat(name, seat)
             raise unavailable()
-        if "error" in answer:
-            code, text, retry_after = answer["error"]
-            raise ProtocolError(code, text, retry_after)
-        return int(answer["seat"]), str(answer["token"]), str(answer["name"])
+        if answer.errors:
+            refusal = answer.errors[0]
+            raise ProtocolError(refusal.code, refusal.message, refusal.retry_after)
+        if answer.taken is None:
+            raise unavailable("the table's owner answered without a seat")
+        return answer.taken.seat, answer.taken.token, answer.taken.name
 
-    async def _ask(self, table: Table, body: dict[str, Any]) -> dict[str, Any] | None:
-        """The owner's answer to ``body``; ``None`` when there is none (and then the
+    async def _ask(self, table: Table, request: MessageRequest | SeatRequest) -> Answer | None:
+        """The owner's answer to ``request``; ``None`` when there is none (and then the
         table may have been taken over by this process)."""
+        body = request.model_dump(mode="json")
         for _attempt in range(2):
             owner = table.owner
             if table.owned:
                 return None
             if owner is not None and owner != self.store.process_id:
-                answer = await self.bus.request(owner, body, self.settings.forward_timeout)
-                if answer is not None and not answer.get("moved"):
+                reply = await self.bus.request(owner, body, self.settings.forward_timeout)
+                answer = _answer(reply) if reply is not None else None
+                if answer is not None and not answer.moved:
                     return answer
             await self.take_over(table.id)
             if not table.owned:
@@ -361,24 +365,99 @@ class Cluster:
 
     async def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         """Act on a request forwarded by another process (this one owns the table)."""
-        table = self.hub.tables.get(str(body.get("table")))
-        if table is None or not table.owned:
-            return {"moved": True}
-        if body.get("op") == "seat":
-            try:
-                seat, token, name = await table.take_seat(body.get("name"), body.get("seat"))
-            except ProtocolError as exc:
-                return {"error": [exc.code, exc.message, exc.retry_after]}
-            return {"seat": seat, "token": token, "name": name}
+        return (await self._answer(body)).model_dump(mode="json")
+
+    async def _answer(self, body: dict[str, Any]) -> Answer:
         try:
-            message = parse_client_message(json.dumps(body["message"]),
-                                           self.settings.max_message, self.settings.max_depth)
-        except ProtocolError as exc:
-            return {"errors": [[exc.code, exc.message, None]]}
-        if isinstance(message, Join) or not isinstance(message, Act | NextRound |
-                                                       RematchRequest):
-            return {"errors": [["bad_request", "only moves are forwarded", None]]}
-        collector = _Collector(tuple(body.get("seats", ())))
+            request = _REQUEST.validate_python(body)
+        except ValidationError as exc:
+            return Answer(errors=[Refusal(code="bad_request", message=_first(exc))])
+        table = self.hub.tables.get(request.table)
+        if table is None or not table.owned:
+            return Answer(moved=True)
+        if isinstance(request, SeatRequest):
+            try:
+                seat, token, name = await table.take_seat(request.name, request.seat)
+            except ProtocolError as exc:
+                return Answer(errors=[Refusal(code=exc.code, message=exc.message,
+                                              retry_after=exc.retry_after)])
+            return Answer(taken=SeatTaken(seat=seat, token=token, name=name))
+        route = route_of(request.message)
+        if route.where is not Where.OWNER:
+            return Answer(errors=[Refusal(code="bad_request",
+                                          message="only moves are forwarded")])
+        collector = _Collector(tuple(request.seats))
         with contextlib.suppress(asyncio.CancelledError):
-            await table.handle(collector, message, self.hub.rematch, remote=True)
-        return {"errors": collector.errors, "stale": collector.stale}
+            await route.handler(table, collector, request.message, True)
+        return Answer(errors=[Refusal(code=code, message=text, retry_after=retry_after)
+                              for code, text, retry_after in collector.errors],
+                      stale=collector.stale)
+
+
+# -- what processes send each other (over the database's bus, as JSON) -----------------
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MessageRequest(_Body):
+    """A client's message to a table, forwarded to its owner: the validated model."""
+
+    kind: Literal["message"]
+    table: str
+    #: the seats the client's connection joined with (in the asking process)
+    seats: list[Annotated[int, Field(ge=0, le=3)]]
+    message: Annotated[ClientMessage, Field(discriminator="type")]
+
+
+class SeatRequest(_Body):
+    """``POST /api/tables/{id}/join`` at a table another process owns."""
+
+    kind: Literal["seat"]
+    table: str
+    name: str | None
+    seat: int | None
+
+
+_REQUEST: Final[TypeAdapter[MessageRequest | SeatRequest]] = TypeAdapter(
+    Annotated[MessageRequest | SeatRequest, Field(discriminator="kind")])
+
+
+class Refusal(_Body):
+    """An error the owner sent the connection a message was handled for."""
+
+    code: str
+    message: str
+    retry_after: float | None = None
+
+
+class SeatTaken(_Body):
+    seat: int
+    token: str
+    name: str
+
+
+class Answer(_Body):
+    """The owner's answer to a :class:`MessageRequest` or a :class:`SeatRequest`."""
+
+    #: the table is not (or no longer) this process's: ask its owner
+    moved: bool = False
+    errors: list[Refusal] = Field(default_factory=list)
+    #: a ``stale_version`` was among the errors: send the client a fresh state
+    stale: bool = False
+    #: the seat taken, for a :class:`SeatRequest`
+    taken: SeatTaken | None = None
+
+
+def _answer(reply: dict[str, Any]) -> Answer | None:
+    """The owner's reply as an :class:`Answer`; ``None`` (no answer) if it is not one."""
+    try:
+        return Answer.model_validate(reply)
+    except ValidationError as exc:
+        log.warning("a forwarded request's answer is not one: %s", _first(exc))
+        return None
+
+
+def _first(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in err['loc']) or 'body'}: {err['msg']}"

@@ -23,18 +23,9 @@ from .cluster import Cluster
 from .commits import Committer
 from .connection import Close, Connection
 from .moves import Advance
-from .protocol import (
-    Act,
-    CreateTable,
-    HintRequest,
-    HistoryRequest,
-    Join,
-    NextRound,
-    ProtocolError,
-    RematchRequest,
-    SeatSpec,
-)
+from .protocol import ClientMessage, CreateTable, ProtocolError, SeatSpec
 from .refusals import storage_error
+from .routes import dispatch
 from .seats import unique_name, valid_name
 from .settings import Settings
 from .storage import Storage
@@ -47,6 +38,8 @@ log = logging.getLogger(__name__)
 
 #: The close of the connections of a table that expired or was purged.
 GONE = Close(4404, "the table is gone (expired)")
+#: Longest table id looked up (ids are 11 characters).
+MAX_ID = 64
 
 
 def default_hints(seats: list[SeatRow]) -> bool:
@@ -100,6 +93,17 @@ class Hub:
             del self._loading[table_id]
         return table
 
+    async def find(self, table_id: str) -> Table:
+        """The table (:meth:`get`) of a request; raises :class:`ProtocolError`
+        ``no_table`` or ``quarantined``."""
+        table = await self.get(table_id) if len(table_id) <= MAX_ID else None
+        if table is not None:
+            return table
+        if table_id in self.quarantined:
+            raise ProtocolError("quarantined", "this table's record cannot be replayed, so "
+                                               "the server left it out (see the server's log)")
+        raise ProtocolError("no_table", "there is no such table")
+
     async def _load(self, table_id: str, claim: bool) -> Table | None:
         bus = self.store.bus
         if bus is not None:
@@ -128,21 +132,16 @@ class Hub:
                       printable(reason))
             return None
         table.on_lost = self.lost
+        table.make_rematch = self.rematch
         self.tables[table_id] = table
         if owned and bus is not None:
             bus.unfollow(table_id)  # its own writes need no notices
         return table
 
-    async def handle(self, table: Table, conn: Connection,
-                     message: Join | Act | NextRound | RematchRequest | HistoryRequest
-                     | HintRequest) -> None:
-        """A client's message to ``table``: acted on here (a join, a page of the history,
-        a hint: every process has the table's moves), or by the table's owner."""
-        local = Join | HistoryRequest | HintRequest
-        if isinstance(message, local) or self.cluster is None or table.owned:
-            await table.handle(conn, message, self.rematch)
-        else:
-            await self.cluster.forward(table, conn, message)
+    async def handle(self, table: Table, conn: Connection, message: ClientMessage) -> None:
+        """A client's message to ``table``, dispatched by its route
+        (:data:`~trashcards.web.routes.ROUTES`): here, or at the table's owner."""
+        await dispatch(table, conn, message, self.cluster)
 
     async def take_seat(self, table: Table, name: str | None,
                         seat: int | None) -> tuple[int, str, str]:
@@ -328,6 +327,7 @@ class Hub:
                       self.committer, self.advisor, party=party, hints=hints,
                       owner=self.store.process_id)
         table.on_lost = self.lost
+        table.make_rematch = self.rematch
         # a seat is taken when it is not open or someone holds its token (a party's final
         # copies the winners' seats, taken by invite link, with their kind "open")
         starts = all(s.kind != "open" or s.token_hash is not None for s in seats)

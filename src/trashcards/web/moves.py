@@ -10,10 +10,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..actions import Action, Dealer, Move, parse_move
+from .. import session
+from ..actions import Dealer, Move, parse_move
 from ..cards import Card, parse_card
-from ..chance import sample_chance
-from ..engine import apply, chance_due
 from ..errors import NotationError, RecordFormatError
 from ..record import Entry, Record
 from ..rules import Rules
@@ -45,25 +44,17 @@ class Advance:
 
 def advance(state: State, first: Move | None, seat: int | None, rng: random.Random,
             deal: bool = False) -> Advance:
-    """Apply ``first`` (checked by the engine), then every chance move it makes due
-    (drawn with ``rng``; the next round's deal only with ``deal``), in memory only.
-    Raises :class:`IllegalActionError` if ``first`` is illegal."""
-    entries: list[str] = []
-    texts: list[str] = []
+    """:func:`trashcards.session.advance` (``first`` checked by the engine, then every
+    chance move it makes due; the next round's deal only with ``deal``), in memory only,
+    with the record texts, events and cuts the table commits and sends. Raises
+    :class:`IllegalActionError` if ``first`` is illegal."""
+    steps = session.advance(state, rng, first, seat, deal)
     cuts: str | None = None
-    if first is not None:
-        state, events = apply(state, first, seat)
-        entries.append(str(Entry(seat if isinstance(first, Action) else None, first)))
-        texts.append(events_text(events, state))
-    while chance_due(state) is not None and (deal or state.phase is not Phase.ROUND_OVER):
-        deal = False
-        move = sample_chance(state, rng)
-        if isinstance(move, Dealer):
-            cuts = dumps([[s, str(card)] for s, card in move.cuts])
-        state, events = apply(state, move)
-        entries.append(str(move))
-        texts.append(events_text(events, state))
-    return Advance(state, entries, texts, cuts)
+    for step in steps:
+        if isinstance(step.entry.move, Dealer):
+            cuts = dumps([[s, str(card)] for s, card in step.entry.move.cuts])
+    return Advance(steps[-1].state if steps else state, [str(step.entry) for step in steps],
+                   [events_text(step.events, step.state) for step in steps], cuts)
 
 
 def started(state: State | None) -> State:

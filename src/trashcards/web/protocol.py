@@ -10,7 +10,7 @@ models below describe them exactly and the tests validate every frame against th
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -19,6 +19,8 @@ from ..errors import JSONTextError, brief
 from ..names import MAX_NAME
 
 __all__ = [
+    "CLIENT_TYPES",
+    "ERROR_CODES",
     "MAX_NAME",
     "Act",
     "ChancesMessage",
@@ -50,6 +52,8 @@ __all__ = [
     "TableInfo",
     "TableMessage",
     "ViewState",
+    "client_message",
+    "message_type",
     "parse_client_message",
     "parse_json",
     "parse_server_message",
@@ -63,6 +67,19 @@ _SEAT = Annotated[int, Field(ge=0, le=3)]
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+#: Every error code the server sends (an ``error`` message's ``code``, an HTTP error's
+#: ``error``): docs/protocol.md says what each means, the catalogs how to say it
+#: (``error.<code>``); scripts/write_spec.py copies them to the browser (js/spec.js).
+ERROR_CODES: Final = (
+    "bad_action", "bad_json", "bad_message", "bad_name", "bad_origin", "bad_phase",
+    "bad_record", "bad_request", "bad_rules", "bad_token", "busy", "hints_off", "illegal",
+    "internal", "name_taken", "no_open_seat", "no_party", "no_table", "not_joined",
+    "not_started", "not_your_turn", "quarantined", "rate_limited", "seat_taken",
+    "stale_version", "storage_error", "too_large", "unavailable", "unknown_type",
+    "unsupported_media_type",
+)
 
 
 class ProtocolError(Exception):
@@ -131,11 +148,21 @@ class Ping(_Model):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Join | Act | NextRound | RematchRequest | HistoryRequest | HintRequest
-                          | Ping, Field(discriminator="type")]
-_CLIENT: Final[TypeAdapter[Join | Act | NextRound | RematchRequest | HistoryRequest
-                           | HintRequest | Ping]] = TypeAdapter(ClientMessage)
-_CLIENT_TYPES: Final = ("join", "act", "next_round", "rematch", "history", "hint", "ping")
+#: Every message a client may send: the one place the union is written. Its handlers,
+#: where each runs and what each costs are in :data:`trashcards.web.routes.ROUTES`.
+ClientMessage: TypeAlias = (Join | Act | NextRound | RematchRequest | HistoryRequest
+                            | HintRequest | Ping)
+_CLIENT: Final[TypeAdapter[ClientMessage]] = TypeAdapter(
+    Annotated[ClientMessage, Field(discriminator="type")])
+
+
+def message_type(model: type[BaseModel]) -> str:
+    """The ``type`` of the messages of ``model`` (its one ``Literal``)."""
+    return str(get_args(model.model_fields["type"].annotation)[0])
+
+
+#: The ``type`` of each client message, in the order of :data:`ClientMessage`.
+CLIENT_TYPES: Final[tuple[str, ...]] = tuple(message_type(m) for m in get_args(ClientMessage))
 
 
 def parse_json(text: str | bytes, max_size: int, max_depth: int) -> Any:
@@ -151,17 +178,23 @@ def parse_json(text: str | bytes, max_size: int, max_depth: int) -> Any:
 
 
 def parse_client_message(text: str | bytes, max_size: int = 4096, max_depth: int = 16
-                         ) -> (Join | Act | NextRound | RematchRequest | HistoryRequest
-                               | HintRequest | Ping):
+                         ) -> ClientMessage:
     """A client frame as its model; raises :class:`ProtocolError` (``too_large``,
     ``bad_json``, ``unknown_type`` or ``bad_message``) with the reason."""
     data = parse_json(text, max_size, max_depth)
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message is a JSON object")
+    return client_message(data)
+
+
+def client_message(data: dict[str, Any]) -> ClientMessage:
+    """A client message's JSON object as its model (also a message another server
+    process forwarded); raises :class:`ProtocolError` (``unknown_type``,
+    ``bad_message``)."""
     kind = data.get("type")
-    if kind not in _CLIENT_TYPES:
+    if kind not in CLIENT_TYPES:
         raise ProtocolError("unknown_type", f"unknown message type {brief(kind)}; the types are "
-                                            f"{', '.join(_CLIENT_TYPES)}")
+                                            f"{', '.join(CLIENT_TYPES)}")
     try:
         return _CLIENT.validate_python(data)
     except ValidationError as exc:
@@ -371,19 +404,15 @@ class ChancesMessage(_Model):
     coarse: str | None = None
 
 
-ServerMessage = Annotated[
-    Joined | StateMessage | EventsMessage | HistoryMessage | TableMessage | RematchMessage
-    | ErrorMessage | Pong | HintMessage | ChancesMessage,
-    Field(discriminator="type")]
-_SERVER: Final[TypeAdapter[Joined | StateMessage | EventsMessage | HistoryMessage
-                           | TableMessage | RematchMessage | ErrorMessage | Pong | HintMessage
-                           | ChancesMessage]] = TypeAdapter(ServerMessage)
+#: Every message the server sends (written once, as :data:`ClientMessage`).
+ServerMessage: TypeAlias = (Joined | StateMessage | EventsMessage | HistoryMessage
+                            | TableMessage | RematchMessage | ErrorMessage | Pong | HintMessage
+                            | ChancesMessage)
+_SERVER: Final[TypeAdapter[ServerMessage]] = TypeAdapter(
+    Annotated[ServerMessage, Field(discriminator="type")])
 
 
-def parse_server_message(text: str | bytes) -> (Joined | StateMessage | EventsMessage
-                                                 | HistoryMessage | TableMessage
-                                                 | RematchMessage | ErrorMessage | Pong
-                                                 | HintMessage | ChancesMessage):
+def parse_server_message(text: str | bytes) -> ServerMessage:
     """A server frame as its model (for tests and Python clients); raises
     :class:`pydantic.ValidationError` if it breaks the protocol."""
     return _SERVER.validate_python(json.loads(text))

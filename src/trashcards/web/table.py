@@ -37,10 +37,11 @@ chances), :mod:`~trashcards.web.rematch`, :mod:`~trashcards.web.following` and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 from ..actions import Action, Move, parse_action, parse_move
@@ -84,6 +85,10 @@ log = logging.getLogger(__name__)
 RematchMaker = Callable[["Table"], Awaitable[str]]
 
 
+async def _no_rematch(table: Table) -> str:
+    raise ProtocolError("unavailable", f"table {table.id} cannot make a rematch here")
+
+
 class Table:
     """A table in memory. Build with :meth:`Table.restore` (from the store) or by
     :class:`trashcards.web.hub.Hub` for a new one."""
@@ -125,6 +130,8 @@ class Table:
         self.owner = owner
         #: called when a write finds that this process lost the table
         self.on_lost: Callable[[Table], None] = lambda _table: None
+        #: makes the rematch table (the hub's, which keeps the tables)
+        self.make_rematch: RematchMaker = _no_rematch
         #: when the last move was made, the last connection left or the table was
         #: loaded (wall clock): an abandoned table expires ``abandoned_ttl`` after it
         self.last_active = settings.wall_clock()
@@ -268,51 +275,82 @@ class Table:
 
     # -- messages -------------------------------------------------------------------------
 
-    async def handle(self, conn: Connection,
-                     message: Join | Act | NextRound | RematchRequest | HistoryRequest
-                     | HintRequest,
-                     make_rematch: RematchMaker, remote: bool = False) -> None:
-        """Apply one client message; refusals are sent to ``conn`` as errors. With
-        ``remote`` the message was forwarded by another process, whose connection
-        joined there."""
-        if isinstance(message, RematchRequest):
-            await ask_rematch(self, conn, message, make_rematch, remote)
-            return
-        if isinstance(message, HistoryRequest):
-            self._history(conn, message)
-            return
-        if isinstance(message, HintRequest):
-            try:
-                conn.send(await self.aids.hint(conn, message))
-            except ProtocolError as exc:
-                conn.error(exc.code, exc.message, exc.retry_after)
-            except Exception:  # a bug: say so, keep the connection
-                log.exception("table %s: a hint failed", self.id)
-                conn.error("internal", "the server failed to compute this hint")
-            return
+    # Each client message has its handler here, all of one shape (the connection, the
+    # message, and ``remote``: forwarded by another process, whose connection joined
+    # there); :data:`trashcards.web.routes.ROUTES` says which runs where. Refusals are
+    # sent to the connection as errors.
+
+    async def join(self, conn: Connection, message: Join, remote: bool = False) -> None:
+        """Attach ``conn`` with the seats of its tokens; send it what it lacks."""
         async with self.lock:
-            try:
-                if isinstance(message, Join):
-                    self._join(conn, message)
-                elif conn not in self.conns and not remote:
-                    raise ProtocolError("not_joined", "send join first")
-                elif not self.owned:
-                    raise unavailable()
-                elif isinstance(message, Act):
-                    await self._act(conn, message)
-                else:
-                    await self._next_round(message)
-            except OwnerLostError as exc:
-                self.on_lost(self)
-                error = unavailable(str(exc))
-                conn.error(error.code, error.message, error.retry_after)
-            except WriteError as exc:
-                log.warning("table %s: a %s could not be saved: %s", self.id,
-                            message.type, exc)
-                error = storage_error(exc)
-                conn.error(error.code, error.message, error.retry_after)
-            except ProtocolError as exc:
-                conn.error(exc.code, exc.message, exc.retry_after)
+            with self._refusals(conn, message.type):
+                self._join(conn, message)
+
+    async def act(self, conn: Connection, message: Act, remote: bool = False) -> None:
+        """A seat's move, by the owner."""
+        async with self.lock:
+            with self._refusals(conn, message.type):
+                self._writable(conn, remote)
+                await self._act(conn, message)
+
+    async def next_round(self, conn: Connection, message: NextRound,
+                         remote: bool = False) -> None:
+        """A seat is ready for the next round, by the owner."""
+        async with self.lock:
+            with self._refusals(conn, message.type):
+                self._writable(conn, remote)
+                await self._next_round(message)
+
+    async def ask_rematch(self, conn: Connection, message: RematchRequest,
+                          remote: bool = False) -> None:
+        """A seat asks for a rematch, by the owner (:func:`trashcards.web.rematch`)."""
+        await ask_rematch(self, conn, message, self.make_rematch, remote)
+
+    async def history(self, conn: Connection, message: HistoryRequest,
+                      remote: bool = False) -> None:
+        """A page of older events; each move's events go to a connection at most once."""
+        if conn not in self.conns:
+            conn.error("not_joined", "send join first")
+            return
+        end = min(message.before, self.version if conn.history_from is None
+                  else conn.history_from)
+        frame, conn.history_from = page_frame(self.move_events, end, round_start(self.moves))
+        conn.send(frame)
+
+    async def hint(self, conn: Connection, message: HintRequest, remote: bool = False) -> None:
+        """A seat's hint, answered when computed (:mod:`trashcards.web.aids`)."""
+        try:
+            conn.send(await self.aids.hint(conn, message))
+        except ProtocolError as exc:
+            conn.error(exc.code, exc.message, exc.retry_after)
+        except Exception:  # a bug: say so, keep the connection
+            log.exception("table %s: a hint failed", self.id)
+            conn.error("internal", "the server failed to compute this hint")
+
+    def _writable(self, conn: Connection, remote: bool) -> None:
+        """Raise :class:`ProtocolError` unless ``conn`` joined (or the message was
+        forwarded) and this process writes the table."""
+        if conn not in self.conns and not remote:
+            raise ProtocolError("not_joined", "send join first")
+        if not self.owned:
+            raise unavailable()
+
+    @contextlib.contextmanager
+    def _refusals(self, conn: Connection, what: str) -> Iterator[None]:
+        """Send what a handler refuses to ``conn`` as an error (a write that failed: the
+        documented storage or ownership error)."""
+        try:
+            yield
+        except OwnerLostError as exc:
+            self.on_lost(self)
+            error = unavailable(str(exc))
+            conn.error(error.code, error.message, error.retry_after)
+        except WriteError as exc:
+            log.warning("table %s: a %s could not be saved: %s", self.id, what, exc)
+            error = storage_error(exc)
+            conn.error(error.code, error.message, error.retry_after)
+        except ProtocolError as exc:
+            conn.error(exc.code, exc.message, exc.retry_after)
 
     def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
@@ -355,16 +393,6 @@ class Table:
             conn.send(self._events_frame(since, joined(self.move_events[since:]),
                                          conn.view_seat))
         self.aids.joined(conn)
-
-    def _history(self, conn: Connection, message: HistoryRequest) -> None:
-        """A page of older events; each move's events go to a connection at most once."""
-        if conn not in self.conns:
-            conn.error("not_joined", "send join first")
-            return
-        end = min(message.before, self.version if conn.history_from is None
-                  else conn.history_from)
-        frame, conn.history_from = page_frame(self.move_events, end, round_start(self.moves))
-        conn.send(frame)
 
     async def _act(self, conn: Connection, message: Act) -> None:
         seat = seat_for(self.seats, message.token)

@@ -1,3 +1,4 @@
+// @ts-check
 // The HTTP half of the protocol: small JSON helpers around fetch.
 
 import { paths } from "./config.js";

@@ -1,21 +1,15 @@
+// @ts-check
 // Drawing the table: each player's board (two rows of five), the stock, the discard pile
 // and the card in hand. Pure functions from a view (RECORDS.md JSON) to DOM elements;
-// the controller in table.js decides what is clickable.
+// the table page's view (js/table/view.js) decides what is clickable.
 
 import { t } from "./i18n.js";
 import { cardElement, cardName, isWildCard, isWildInSlot } from "./cards.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "./dom.js";
+import { slotKey } from "./prompt.js";
 
 /** The label people read for slot k: A, 2 … 10. */
 export function slotLabel(k) { return k === 1 ? "A" : String(k); }
-
-import { slotKey } from "./prompt.js";
 
 /**
  * One player's board.
@@ -71,7 +65,7 @@ export function boardElement(ctx) {
       : turned ? t("slot.revealed", { card: cardName(turned) }) : t("slot.face_down");
     let label = t("slot.label", { slot: slotLabel(k), state });
     if (clickable) {
-      node.type = "button";
+      /** @type {HTMLButtonElement} */ (node).type = "button";
       node.classList.add("legal");
       node.setAttribute("aria-keyshortcuts", slotKey(k));
       label = t("slot.put_wild", { slot: slotLabel(k), key: slotKey(k) });
@@ -107,7 +101,7 @@ export function centerElement(ctx) {
   const stock = el(stockLegal ? "button" : "div", "pile stock");
   const stockLabel = t("pile.stock", { count: state.stock_count });
   if (stockLegal) {
-    stock.type = "button";
+    /** @type {HTMLButtonElement} */ (stock).type = "button";
     stock.classList.add("legal");
     stock.setAttribute("aria-keyshortcuts", "S");
     stock.addEventListener("click", () => ctx.act("stock"));
@@ -128,7 +122,7 @@ export function centerElement(ctx) {
   const discard = el(discardLegal ? "button" : "div", "pile discard");
   const topName = top ? cardName(top) : t("pile.empty");
   if (discardLegal) {
-    discard.type = "button";
+    /** @type {HTMLButtonElement} */ (discard).type = "button";
     discard.classList.add("legal");
     discard.setAttribute("aria-keyshortcuts", "D");
     discard.addEventListener("click", () => ctx.act("discard"));

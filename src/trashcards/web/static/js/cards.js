@@ -1,3 +1,4 @@
+// @ts-check
 // Cards drawn with HTML and CSS: rank and suit symbol, red or black, backs for face-down
 // cards, and a marker for wilds. Nothing is downloaded.
 

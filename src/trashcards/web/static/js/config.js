@@ -1,3 +1,4 @@
+// @ts-check
 // Every server address the client uses, in one place (see docs/protocol.md).
 //
 // The app may be served under any path (https://user.github.io/REPO/, docs/offline.md):
@@ -8,7 +9,8 @@
 const page = globalThis.document;
 /** The app's root path: "/" at a host's root, "/REPO/" under a path. */
 export const root = page
-  ? new URL(page.querySelector('meta[name="trash-root"]')?.content || "/", location.href).pathname
+  ? new URL(page.querySelector('meta[name="trash-root"]')?.getAttribute("content") || "/",
+    location.href).pathname
   : "/";
 
 /** The parts of this page's address below the app's root: ["t", "ID"], ["rules", "es"]. */
@@ -19,7 +21,7 @@ export function routeParts() {
 
 /** The game server: this page's own origin, or the address a static copy of the app was
  *  given (`trashcards build-static --server URL` puts it in a meta tag of every page). */
-const server = (page?.querySelector('meta[name="trash-server"]')?.content || "")
+const server = (page?.querySelector('meta[name="trash-server"]')?.getAttribute("content") || "")
   .replace(/\/+$/, "");
 /** Where the API is: the given server, or the app's root on this origin. */
 const api = server || root.replace(/\/$/, "");

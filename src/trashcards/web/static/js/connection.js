@@ -1,3 +1,4 @@
+// @ts-check
 // The websocket half of the protocol: one socket per page, joined with every seat token
 // this browser holds and the last version it saw; reconnects on its own with backoff.
 // The server's close codes (docs/protocol.md) decide what happens next: a table that does
@@ -34,7 +35,10 @@ export class Connection {
    */
   constructor(tableId, hooks) {
     // A table "On this device" plays in a worker, over the same frames (docs/offline.md).
-    if (isLocalTable(tableId)) return new LocalConnection(tableId, hooks); // eslint-disable-line no-constructor-return
+    if (isLocalTable(tableId)) {
+      // eslint-disable-next-line no-constructor-return
+      return /** @type {Connection} */ (/** @type {unknown} */ (new LocalConnection(tableId, hooks)));
+    }
     this.tableId = tableId;
     this.hooks = hooks;
     this.socket = null;

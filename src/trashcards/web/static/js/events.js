@@ -1,3 +1,4 @@
+// @ts-check
 // The chain, step by step: each event of an `events` message applied to a copy of the
 // shown state (so the board can be drawn after every step), and told in words for the
 // "What happened" log. The state that arrives with the message always has the last word.

@@ -1,3 +1,4 @@
+// @ts-check
 // The Hint button and its answer. Asking sends {"type": "hint"} for the seat to act at
 // the current version; the server answers that connection only, with every legal action
 // best first, its chance of winning the match and the round (95 % intervals), whether it

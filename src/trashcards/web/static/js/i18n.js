@@ -1,3 +1,4 @@
+// @ts-check
 // Message catalogs: one JSON file per language, keys with {placeholders}, plural forms
 // chosen with Intl.PluralRules. No string is ever built by concatenating translations.
 
@@ -75,10 +76,13 @@ export function t(key, params = {}) {
 }
 
 /** Translate every element under root carrying data-i18n (text) or data-i18n-attr
- *  ("attr:key;attr:key"). */
+ *  ("attr:key;attr:key"). @param {ParentNode} [root] */
 export function translatePage(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    if (el instanceof HTMLElement) el.textContent = t(el.dataset.i18n);
+  }
   for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    if (!(el instanceof HTMLElement)) continue;
     for (const pair of el.dataset.i18nAttr.split(";")) {
       const [attr, key] = pair.split(":");
       if (attr && key) el.setAttribute(attr.trim(), t(key.trim()));

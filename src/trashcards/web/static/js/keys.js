@@ -1,3 +1,4 @@
+// @ts-check
 // Keyboard play: S stock, D discard, 1–9 and 0 slots, W swap, T trash, C call, H hint,
 // ? help,
 // Enter on the "pass to …" screen. Keys typed into a form field are left alone.
@@ -9,7 +10,7 @@ export function installKeys(handlers) {
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
-    if (target && target.closest && target.closest("input, select, textarea, [contenteditable]")) {
+    if (target instanceof Element && target.closest("input, select, textarea, [contenteditable]")) {
       return;
     }
     if (document.querySelector("dialog[open]")) return; // Escape closes it natively

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: create a table (preset, variants, 2–4 seats) or a party (5–8 seats at two
 // tables), list open tables to join, the tables and parties this browser already sits
 // at (with their game, players and whose turn it is), and join by link.
@@ -11,8 +12,15 @@ import { createLocalTable, LOCAL_LEVELS } from "./local/tables.js";
 import { paths } from "./config.js";
 import * as store from "./store.js";
 import { displayName, nameProblem } from "./names.js";
+import { DEFAULTS, FLAGS, PRESETS, RANGES } from "./spec.js";
+import { buttonById, byId, inputById, linkById, selectById } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
+const $ = byId;
+/** A form control of a seat row (an input or a select: its value is what is read).
+ *  @param {ParentNode} row @param {string} selector @returns {HTMLInputElement} */
+const control = (row, selector) => /** @type {HTMLInputElement} */ (row.querySelector(selector));
+/** The seat rows of the form. @returns {HTMLElement[]} */
+const seatRows = () => /** @type {HTMLElement[]} */ ([...$("seat-rows").children]);
 const MIN_SEATS = 2;
 const TABLE_SEATS = 4; // more seats make a party at two tables (RULES.md §2)
 const MAX_SEATS = 8;
@@ -21,37 +29,49 @@ const REFRESH_MS = 5000;
 /** Presets offered, in this order (the server's /api/presets supplies their fields). */
 const OFFERED = ["standard", "classic", "kids", "kings-wild", "all-faces-wild", "jokers",
   "call-trash", "last-chance"];
-/** Each preset's fields, used until (or if) /api/presets answers. */
-const DEFAULT_RULES = {
-  standard: {},
-  classic: { wild_ranks: ["K"], rounds_to_win: 1 },
-  kids: { start_size: 5 },
-  "kings-wild": { wild_ranks: ["K"] },
-  "all-faces-wild": { wild_ranks: ["J", "Q", "K"] },
-  jokers: { jokers_per_deck: 2 },
-  "call-trash": { call_trash: true },
-  "last-chance": { last_chance: true },
-};
 /** The ladder of computer levels, easiest first, with their measured Elo (filled from
  *  GET /api/levels; the bot plays the level). */
 let levels = [{ name: "beginner", bot: "sometimes" }, { name: "casual", bot: "kid" },
               { name: "good", bot: "greedy" }, { name: "expert", bot: "expert" }];
 
-const presetRules = { ...DEFAULT_RULES };
-
+/** Each rules field of a preset (js/spec.js, generated from trashcards.rules). */
 function fieldsOf(preset) {
-  return {
-    wild_ranks: ["J"], jokers_per_deck: 0, call_trash: false, last_chance: false,
-    start_size: 10, rounds_to_win: null, ...(presetRules[preset] || {}),
-  };
+  return { ...DEFAULTS, ...(PRESETS[preset] || {}) };
+}
+
+/** The checkbox of a house rule (FLAGS): `call_trash` → #call-trash. */
+const flagId = (flag) => flag.replaceAll("_", "-");
+
+/** A checkbox for each house rule, with its label and help (`create.<flag>`,
+ *  `create.<flag>_help` in the catalogs): a new flag needs no markup. */
+function fillFlags() {
+  $("flags").replaceChildren(...Object.keys(FLAGS).map((flag) => {
+    const box = document.createElement("div");
+    box.className = "check";
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.id = flagId(flag);
+    input.setAttribute("aria-describedby", `${flagId(flag)}-help`);
+    const label = document.createElement("label");
+    label.htmlFor = input.id;
+    label.dataset.i18n = `create.${flag}`;
+    label.textContent = t(`create.${flag}`);
+    const help = document.createElement("p");
+    help.id = `${flagId(flag)}-help`;
+    help.className = "help";
+    help.dataset.i18n = `create.${flag}_help`;
+    help.textContent = t(`create.${flag}_help`);
+    box.append(input, label, help);
+    return box;
+  }));
 }
 
 // -- rules ----------------------------------------------------------------------------
 
 function fillPresets() {
-  const select = $("preset");
+  const select = selectById("preset");
   const chosen = select.value || "standard";
-  select.replaceChildren(...OFFERED.filter((name) => presetRules[name]).map((name) => {
+  select.replaceChildren(...OFFERED.filter((name) => PRESETS[name]).map((name) => {
     const option = document.createElement("option");
     option.value = name;
     option.textContent = t(`preset.${name}.name`);
@@ -74,38 +94,38 @@ function fillNumbers(select, from, to, format) {
 }
 
 function fillSizes() {
-  fillNumbers($("start-size"), 1, 10, (n) => t("create.size_option", { count: n }));
-  const size = Number($("start-size").value);
-  fillNumbers($("rounds"), 1, size, (n) => (n === size
+  const sizes = RANGES.start_size;
+  fillNumbers(selectById("start-size"), sizes.min, sizes.max, (n) => t("create.size_option", { count: n }));
+  const size = Number(selectById("start-size").value);
+  fillNumbers(selectById("rounds"), 1, size, (n) => (n === size
     ? t("create.rounds_full", { count: n }) : t("create.rounds_option", { count: n })));
 }
 
 function applyPreset(name) {
   const rules = fieldsOf(name);
   const wild = [...rules.wild_ranks].sort().join("");
-  $("wilds").value = ["J", "K", "JKQ"].includes(wild) ? (wild === "JKQ" ? "JQK" : wild) : "J";
-  $("jokers").checked = rules.jokers_per_deck > 0;
-  $("call-trash").checked = rules.call_trash;
-  $("last-chance").checked = rules.last_chance;
-  $("start-size").value = String(rules.start_size);
+  selectById("wilds").value = ["J", "K", "JKQ"].includes(wild) ? (wild === "JKQ" ? "JQK" : wild) : "J";
+  inputById("jokers").checked = rules.jokers_per_deck > 0;
+  for (const flag of Object.keys(FLAGS)) inputById(flagId(flag)).checked = rules[flag];
+  selectById("start-size").value = String(rules.start_size);
   fillSizes();
-  $("rounds").value = String(rules.rounds_to_win ?? rules.start_size);
+  selectById("rounds").value = String(rules.rounds_to_win ?? rules.start_size);
   $("preset-help").textContent = t(`preset.${name}.help`);
 }
 
 function chosenRules() {
-  const preset = $("preset").value || "standard";
-  const size = Number($("start-size").value) || 10;
-  const rounds = Number($("rounds").value) || size;
-  return {
+  const preset = selectById("preset").value || "standard";
+  const size = Number(selectById("start-size").value) || 10;
+  const rounds = Number(selectById("rounds").value) || size;
+  const rules = {
     preset,
-    wild_ranks: $("wilds").value.split(""),
-    jokers_per_deck: $("jokers").checked ? 2 : 0,
-    call_trash: $("call-trash").checked,
-    last_chance: $("last-chance").checked,
+    wild_ranks: selectById("wilds").value.split(""),
+    jokers_per_deck: inputById("jokers").checked ? 2 : 0,
     start_size: size,
     rounds_to_win: rounds,
   };
+  for (const flag of Object.keys(FLAGS)) rules[flag] = inputById(flagId(flag)).checked;
+  return rules;
 }
 
 // -- seats ----------------------------------------------------------------------------
@@ -113,13 +133,14 @@ function chosenRules() {
 function addSeatRow(kind = "bot", bot = "greedy") {
   const rows = $("seat-rows");
   if (rows.children.length >= MAX_SEATS) return;
-  const row = $("seat-row").content.firstElementChild.cloneNode(true);
-  row.querySelector(".seat-kind").value = kind;
+  const template = /** @type {HTMLTemplateElement} */ ($("seat-row"));
+  const row = /** @type {HTMLElement} */ (template.content.firstElementChild.cloneNode(true));
+  control(row, ".seat-kind").value = kind;
   rows.append(row);
   translatePage(row);
-  fillBotSelect(row.querySelector(".seat-bot"), bot);
-  row.querySelector(".seat-kind").addEventListener("change", () => updateSeatRows());
-  row.querySelector(".seat-bot").addEventListener("change",
+  fillBotSelect(control(row, ".seat-bot"), bot);
+  control(row, ".seat-kind").addEventListener("change", () => updateSeatRows());
+  control(row, ".seat-bot").addEventListener("change",
     (event) => renderBotNote(event.target));
   updateSeatRows();
 }
@@ -155,37 +176,37 @@ function renderBotNote(select) {
 }
 
 function updateSeatRows() {
-  const rows = [...$("seat-rows").children];
+  const rows = seatRows();
   rows.forEach((row, i) => {
     const n = i + 1;
     row.querySelector(".seat-number").textContent = t("create.seat_number", { n });
     row.querySelector(".seat-kind-text").textContent = t("create.seat_kind", { n });
     row.querySelector(".seat-bot-text").textContent = t("create.seat_bot", { n });
     row.querySelector(".seat-name-text").textContent = t("create.seat_name", { n });
-    const kind = row.querySelector(".seat-kind").value;
+    const kind = control(row, ".seat-kind").value;
     row.dataset.kind = kind;
-    row.querySelector(".seat-bot-label").hidden = kind !== "bot";
-    renderBotNote(row.querySelector(".seat-bot"));
-    const nameInput = row.querySelector(".seat-name");
-    row.querySelector(".seat-name-label").hidden = kind !== "hotseat";
+    control(row, ".seat-bot-label").hidden = kind !== "bot";
+    renderBotNote(control(row, ".seat-bot"));
+    const nameInput = control(row, ".seat-name");
+    control(row, ".seat-name-label").hidden = kind !== "hotseat";
     nameInput.placeholder = t("create.seat_name_placeholder", { n });
     // "Me" can be one seat only: the others lose the option while it is taken.
     const meElsewhere = rows.some((other) => other !== row
-      && other.querySelector(".seat-kind").value === "me");
-    row.querySelector('.seat-kind option[value="me"]').disabled = meElsewhere;
+      && control(other, ".seat-kind").value === "me");
+    control(row, '.seat-kind option[value="me"]').disabled = meElsewhere;
   });
   // With no server, a friend's seat by link cannot work: the option goes, with its reason.
   for (const row of rows) {
-    const open = row.querySelector('.seat-kind option[value="open"]');
+    const open = control(row, '.seat-kind option[value="open"]');
     open.disabled = !serverAnswers;
-    if (!serverAnswers && row.querySelector(".seat-kind").value === "open") {
-      row.querySelector(".seat-kind").value = "bot";
+    if (!serverAnswers && control(row, ".seat-kind").value === "open") {
+      control(row, ".seat-kind").value = "bot";
       row.dataset.kind = "bot";
-      row.querySelector(".seat-bot-label").hidden = false;
+      control(row, ".seat-bot-label").hidden = false;
     }
   }
-  $("add-seat").disabled = rows.length >= MAX_SEATS;
-  $("remove-seat").disabled = rows.length <= MIN_SEATS;
+  buttonById("add-seat").disabled = rows.length >= MAX_SEATS;
+  buttonById("remove-seat").disabled = rows.length <= MIN_SEATS;
   const party = rows.length > TABLE_SEATS;
   $("party-box").hidden = !party;
   if (party) {
@@ -195,8 +216,8 @@ function updateSeatRows() {
   $("create-submit").textContent = t(party ? "create.submit_party" : "create.submit");
   // Hints: on against the computer or on one device, off once a friend joins by link
   // (the server's default), until the creator chooses.
-  if ($("table-hints").dataset.chosen !== "1") {
-    $("table-hints").checked = !rows.some((row) => row.querySelector(".seat-kind").value === "open");
+  if (inputById("table-hints").dataset.chosen !== "1") {
+    inputById("table-hints").checked = !rows.some((row) => control(row, ".seat-kind").value === "open");
   }
 }
 
@@ -222,13 +243,13 @@ function seatNamesProblem(seats) {
 }
 
 function chosenSeats() {
-  const myName = $("my-name").value.trim();
-  return [...$("seat-rows").children].map((row, i) => {
-    const kind = row.querySelector(".seat-kind").value;
+  const myName = inputById("my-name").value.trim();
+  return seatRows().map((row, i) => {
+    const kind = control(row, ".seat-kind").value;
     if (kind === "me") return { kind, name: myName || t("create.default_name", { n: i + 1 }) };
-    if (kind === "bot") return { kind, bot: row.querySelector(".seat-bot").value };
+    if (kind === "bot") return { kind, bot: control(row, ".seat-bot").value };
     if (kind === "hotseat") {
-      return { kind, name: row.querySelector(".seat-name").value.trim()
+      return { kind, name: control(row, ".seat-name").value.trim()
         || t("create.default_name", { n: i + 1 }) };
     }
     return { kind };
@@ -239,7 +260,7 @@ async function createTable(event) {
   event.preventDefault();
   const errorBox = $("create-error");
   errorBox.hidden = true;
-  const name = $("my-name").value.trim();
+  const name = inputById("my-name").value.trim();
   const seats = chosenSeats();
   const refuse = (text) => {
     errorBox.textContent = text;
@@ -255,14 +276,14 @@ async function createTable(event) {
     return;
   }
   if (name) store.saveName(name);
-  if ($("on-device").checked) {
+  if (inputById("on-device").checked) {
     createOnDevice(seats, refuse);
     return;
   }
   try {
     if (seats.length > TABLE_SEATS) {
-      const answer = await api.createParty(chosenRules(), seats, $("party-final").checked,
-        $("table-hints").checked);
+      const answer = await api.createParty(chosenRules(), seats, inputById("party-final").checked,
+        inputById("table-hints").checked);
       const byTable = new Map();
       for (const seat of answer.seats || []) {
         if (!byTable.has(seat.table_id)) byTable.set(seat.table_id, []);
@@ -276,7 +297,7 @@ async function createTable(event) {
       location.assign(paths.partyPage(answer.party_id));
       return;
     }
-    const answer = await api.createTable(chosenRules(), seats, $("table-hints").checked);
+    const answer = await api.createTable(chosenRules(), seats, inputById("table-hints").checked);
     store.addSeats(answer.table_id, answer.seats || []);
     store.updateTable(answer.table_id, { created: Date.now() });
     location.assign(paths.tablePage(answer.table_id));
@@ -293,6 +314,7 @@ async function createTable(event) {
  *  says why the rest is missing, instead of failing on "Create the table". */
 let serverAnswers = true;
 
+/** @returns {Promise<boolean>} */
 async function probeServer() {
   try {
     const response = await fetch(paths.health, { cache: "no-store" });
@@ -304,18 +326,22 @@ async function probeServer() {
   }
 }
 
+/** @param {boolean} answers */
 function applyServer(answers) {
   serverAnswers = answers;
-  const onDevice = $("on-device");
+  const onDevice = inputById("on-device");
   if (!answers) onDevice.checked = true;
   onDevice.disabled = !answers;
   $("no-server").hidden = answers;
-  for (const select of document.querySelectorAll(".seat-bot")) markServerLevels(select);
+  for (const select of document.querySelectorAll("select.seat-bot")) {
+    markServerLevels(/** @type {HTMLSelectElement} */ (select));
+  }
   updateSeatRows();
   refreshOpen();
 }
 
-/** With no server, the levels that play only there are offered disabled, saying so. */
+/** With no server, the levels that play only there are offered disabled, saying so.
+ *  @param {HTMLSelectElement} select */
 function markServerLevels(select) {
   for (const option of select.options) {
     const local = LOCAL_LEVELS.includes(option.value);
@@ -338,7 +364,7 @@ async function createOnDevice(seats, refuse) {
     return;
   }
   try {
-    const answer = await createLocalTable(chosenRules(), seats, null, $("table-hints").checked);
+    const answer = await createLocalTable(chosenRules(), seats, null, inputById("table-hints").checked);
     store.addSeats(answer.table_id, answer.seats);
     store.updateTable(answer.table_id, { created: Date.now() });
     location.assign(paths.tablePage(answer.table_id));
@@ -392,15 +418,15 @@ async function refreshOpen() {
 }
 
 async function joinOpen(tableId, button) {
-  const name = $("my-name").value.trim();
+  const name = inputById("my-name").value.trim();
   const problem = nameProblem(name);
   const box = $("open-error");
   box.hidden = true;
   if (problem) {
     box.textContent = t(problem === "name.empty" ? "join.need_name_lobby" : problem);
     box.hidden = false;
-    $("my-name").focus();
-    $("my-name").setAttribute("aria-invalid", "true");
+    inputById("my-name").focus();
+    inputById("my-name").setAttribute("aria-invalid", "true");
     return;
   }
   button.disabled = true;
@@ -518,7 +544,7 @@ function partyItem(id) {
 
 function openLink(event) {
   event.preventDefault();
-  const raw = $("link-input").value.trim();
+  const raw = inputById("link-input").value.trim();
   let id = raw;
   const party = /\/p\/([^/?#]+)/.exec(raw);
   if (party) {
@@ -534,13 +560,6 @@ function openLink(event) {
 
 async function loadServerLists() {
   try {
-    for (const preset of await api.presets()) {
-      if (preset && preset.name && OFFERED.includes(preset.name) && preset.rules) {
-        presetRules[preset.name] = preset.rules;
-      }
-    }
-  } catch { /* keep the defaults */ }
-  try {
     const ladder = await api.levels();
     if (ladder.length) levels = ladder;
   } catch { /* keep the defaults */ }
@@ -553,7 +572,7 @@ function retranslate() {
   fillSizes();
   for (const select of document.querySelectorAll(".seat-bot")) fillBotSelect(select, "greedy");
   updateSeatRows();
-  $("rules-link").href = paths.rulesPage(currentLanguage());
+  linkById("rules-link").href = paths.rulesPage(currentLanguage());
   document.title = t("lobby.page_title");
   refreshOpen();
   showMine();
@@ -562,8 +581,9 @@ function retranslate() {
 async function main() {
   await loadLanguage(detectLanguage());
   mountLanguageSwitcher($("lang"));
-  $("my-name").value = store.savedName();
+  inputById("my-name").value = store.savedName();
   fillPresets();
+  fillFlags();
   fillSizes();
   addSeatRow("me");
   addSeatRow("bot", "greedy");
@@ -571,32 +591,32 @@ async function main() {
   retranslate();
   onLanguageChange(retranslate);
 
-  $("preset").addEventListener("change", () => applyPreset($("preset").value));
-  $("start-size").addEventListener("change", () => {
-    const follows = Number($("rounds").value) === $("rounds").options.length;
+  selectById("preset").addEventListener("change", () => applyPreset(selectById("preset").value));
+  selectById("start-size").addEventListener("change", () => {
+    const follows = Number(selectById("rounds").value) === selectById("rounds").options.length;
     fillSizes();
-    if (follows) $("rounds").value = $("start-size").value;
+    if (follows) selectById("rounds").value = selectById("start-size").value;
   });
-  $("add-seat").addEventListener("click", () => addSeatRow("bot", "greedy"));
-  $("remove-seat").addEventListener("click", () => {
+  buttonById("add-seat").addEventListener("click", () => addSeatRow("bot", "greedy"));
+  buttonById("remove-seat").addEventListener("click", () => {
     const rows = $("seat-rows");
     if (rows.children.length > MIN_SEATS) rows.lastElementChild.remove();
     updateSeatRows();
   });
-  $("my-name").addEventListener("input", () => {
-    $("my-name").removeAttribute("aria-invalid");
+  inputById("my-name").addEventListener("input", () => {
+    inputById("my-name").removeAttribute("aria-invalid");
     $("open-error").hidden = true;
   });
   $("create-form").addEventListener("submit", createTable);
-  $("table-hints").addEventListener("change", () => { $("table-hints").dataset.chosen = "1"; });
-  if (!navigator.onLine) $("on-device").checked = true;
+  inputById("table-hints").addEventListener("change", () => { inputById("table-hints").dataset.chosen = "1"; });
+  if (!navigator.onLine) inputById("on-device").checked = true;
   $("link-form").addEventListener("submit", openLink);
 
   applyServer(navigator.onLine && await probeServer());
   window.addEventListener("online", async () => applyServer(await probeServer()));
   window.addEventListener("offline", () => applyServer(false));
   await loadServerLists();
-  applyPreset($("preset").value);
+  applyPreset(selectById("preset").value);
   setInterval(refreshOpen, REFRESH_MS);
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The "What happened" log: one line per step, newest last, scrolling inside its own
 // panel. A page that arrives late rebuilds it from the server's `history` messages (the
 // current round from its first move: the cut and the deal included); older rounds come

@@ -1,3 +1,4 @@
+// @ts-check
 // Cards that move: a copy of the card flies from where it was to where it lands (stock →
 // hand, hand → slot, slot → hand, hand → discard), the deal goes out card by card and a
 // reshuffle sends the pile back to the stock. With "reduce motion" nothing flies. The

@@ -1,3 +1,4 @@
+// @ts-check
 // Player names as people read them. The server names a computer's seat after its kind,
 // as every record does ("bot:greedy", "bot:greedy:2" for a second one); the page shows it
 // in the viewer's own language ("Computer (good)", "Ordenador (bueno) 2"). People's

@@ -1,3 +1,4 @@
+// @ts-check
 // The party page (/p/{id}): five to eight people at two tables, each its own match, and
 // the final table of the two winners if the party wants one. It shows every table live
 // (following each table's websocket as a spectator: any change of a table fetches the
@@ -15,6 +16,7 @@ import { paths, routeParts } from "./config.js";
 import * as store from "./store.js";
 import { displayName } from "./names.js";
 import { watchTable } from "./connection.js";
+import { el, inputById, linkById } from "./dom.js";
 
 /** Changes that come together (a move's events, then the table) fetch the party once. */
 const SETTLE_MS = 150;
@@ -29,13 +31,6 @@ const followed = new Map();
 let refreshTimer = null;
 let refreshing = null;
 let again = false;
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function presetName(rules) {
   const preset = (rules && rules.preset) || "standard";
@@ -155,8 +150,8 @@ function render() {
     cards.push(waiting);
   }
   $("party-tables").replaceChildren(...cards);
-  $("party-invite").value = new URL(paths.partyPage(partyId), location.href).href;
-  $("party-watch").value = new URL(paths.partyWatchPage(partyId), location.href).href;
+  inputById("party-invite").value = new URL(paths.partyPage(partyId), location.href).href;
+  inputById("party-watch").value = new URL(paths.partyWatchPage(partyId), location.href).href;
 }
 
 async function refresh() {
@@ -224,7 +219,7 @@ async function main() {
   mountLanguageSwitcher($("lang"));
   const retitle = () => {
     document.title = t("party.page_title");
-    $("rules-link").href = paths.rulesPage(currentLanguage());
+    linkById("rules-link").href = paths.rulesPage(currentLanguage());
   };
   retitle();
   onLanguageChange(() => {
@@ -233,6 +228,7 @@ async function main() {
     render();
   });
   for (const button of document.querySelectorAll("[data-copy]")) {
+    if (!(button instanceof HTMLElement)) continue;
     button.addEventListener("click", () => copyLink($(button.dataset.copy), button));
   }
   if (!partyId) {

@@ -1,3 +1,4 @@
+// @ts-check
 // What the prompt tells the player to act: the card in hand and exactly the choices the
 // server's `legal` list holds now, each with its key ("put it on a face-down slot (2, 5,
 // 7–9, 0)", "call “Trash!” (C)"). Only presentation: the server decides what is legal.

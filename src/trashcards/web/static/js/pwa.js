@@ -1,3 +1,4 @@
+// @ts-check
 // The installable app: registers the service worker (sw.js, docs/offline.md) and, when a
 // new version has installed and waits, shows a bar "A new version is ready · Reload to
 // update". Reloading hands over to the new version and reloads the page, so a page never

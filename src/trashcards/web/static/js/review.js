@@ -1,3 +1,4 @@
+// @ts-check
 // The Review page: a record (a downloaded file, or the table of ?table=ID) is sent to
 // the server, which judges every decision from what the players could see; the page draws
 // each player's chance of winning the match across the match (an SVG chart), sums up
@@ -8,6 +9,7 @@
 // the notes say so (docs/offline.md).
 
 import { paths } from "./config.js";
+import { buttonById, inputById } from "./dom.js";
 import { cardElement, cardShort, isWildInSlot } from "./cards.js";
 import { describeAction } from "./hint.js";
 import { detectLanguage, loadLanguage, mountLanguageSwitcher, onLanguageChange, t,
@@ -112,7 +114,7 @@ function show() {
   $("review").hidden = false;
   drawChart();
   drawSummary();
-  const slider = $("move-slider");
+  const slider = inputById("move-slider");
   slider.max = String(review.positions.length - 1);
   goTo(review.positions.length - 1);
 }
@@ -238,9 +240,9 @@ function drawSummary() {
 /** Show the position before move `index` (index = number of moves played). */
 function goTo(index) {
   at = index;
-  $("move-slider").value = String(index);
+  inputById("move-slider").value = String(index);
   const cursor = $("chart-cursor");
-  if (cursor) { cursor.setAttribute("x1", x(index)); cursor.setAttribute("x2", x(index)); }
+  if (cursor) { cursor.setAttribute("x1", String(x(index))); cursor.setAttribute("x2", String(x(index))); }
   const total = review.positions.length - 1;
   const next = moves[index];
   $("move-text").textContent = next === undefined
@@ -250,10 +252,10 @@ function goTo(index) {
   $("decision-text").textContent = decision ? decisionText(decision) : "";
   $("decision-text").className = decision?.mistake ? "decision-text mistake" : "decision-text";
   drawPosition(review.positions[index]);
-  $("prev-move").disabled = index === 0;
-  $("first-move").disabled = index === 0;
-  $("next-move").disabled = index === total;
-  $("last-move").disabled = index === total;
+  buttonById("prev-move").disabled = index === 0;
+  buttonById("first-move").disabled = index === 0;
+  buttonById("next-move").disabled = index === total;
+  buttonById("last-move").disabled = index === total;
 }
 
 /** Move `index` of the record (its text `move`) as the table's log says it: "Ana takes
@@ -343,7 +345,7 @@ function drawPosition(state) {
 
 function wire() {
   $("record-file").addEventListener("change", async (event) => {
-    const file = event.target.files?.[0];
+    const file = /** @type {HTMLInputElement} */ (event.target).files?.[0];
     if (!file) return;
     reviewText(await file.text());
   });
@@ -352,7 +354,7 @@ function wire() {
   $("next-move").addEventListener("click", () =>
     goTo(Math.min(review.positions.length - 1, at + 1)));
   $("last-move").addEventListener("click", () => goTo(review.positions.length - 1));
-  $("move-slider").addEventListener("input", (event) => goTo(Number(event.target.value)));
+  inputById("move-slider").addEventListener("input", (event) => goTo(Number(/** @type {HTMLInputElement} */ (event.target).value)));
   document.addEventListener("keydown", (event) => {
     if (!review || event.target instanceof HTMLInputElement && event.target.type !== "range") return;
     if (event.key === "ArrowLeft") { goTo(Math.max(0, at - 1)); event.preventDefault(); }

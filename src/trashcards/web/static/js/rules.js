@@ -1,3 +1,4 @@
+// @ts-check
 // The rules page: /rules/{lang} shows that language, /rules the browser's (or the saved
 // choice). The text of each language is a static HTML fragment under static/rules/.
 
@@ -26,7 +27,7 @@ async function showRules() {
     // A static copy's links are relative to this address: fix them before it changes.
     for (const link of document.querySelectorAll("a[href]")) {
       if (link.closest("#rules-text") || link.getAttribute("href").startsWith("#")) continue;
-      link.setAttribute("href", link.href);
+      link.setAttribute("href", /** @type {HTMLAnchorElement} */ (link).href);
     }
     history.replaceState(null, "", wanted);
   }

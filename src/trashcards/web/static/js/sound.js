@@ -1,3 +1,4 @@
+// @ts-check
 // Optional sounds, made on the spot with the Web Audio API (nothing is downloaded): a
 // soft slide when a card moves, a tap when it lands on a board, a ping when it is your
 // turn, a chime for a won round. Off until the player turns them on; the page remembers
@@ -18,7 +19,8 @@ export function setSound(on) {
 
 function audio() {
   if (!context) {
-    const Context = window.AudioContext || window.webkitAudioContext;
+    const Context = window.AudioContext
+      || /** @type {{webkitAudioContext?: typeof AudioContext}} */ (window).webkitAudioContext;
     if (!Context) return null;
     context = new Context();
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // What the browser remembers: seat tokens per table, the last version seen, the player's
 // name. Everything lives in localStorage so a reload (or a new tab) finds it again.
 

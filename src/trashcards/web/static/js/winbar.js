@@ -1,3 +1,4 @@
+// @ts-check
 // The win-chance bar: every player's chance of winning the match, like a chess
 // evaluation bar, one coloured segment per player. The server computes the chances from
 // what everyone can see and sends them after each move ("chances" messages); players see

@@ -1,3 +1,4 @@
+// @ts-check
 // The bots that run on this device (docs/offline.md): ports of trashcards.bots that decide
 // from a view (the JSON of trashcards.statejson.view_json) and draw numbers only through
 // rng.random(), at the same points as the Python bots, so the same view and the same

@@ -1,3 +1,4 @@
+// @ts-check
 // The win-chance bar on this device (docs/offline.md): every seat's chance of winning the
 // match (and, during a round, the round), estimated from the PUBLIC view only (what a
 // spectator sees) as the server's `chances` are (trashcards.ai.hints.chances): deals of

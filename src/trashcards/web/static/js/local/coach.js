@@ -1,3 +1,4 @@
+// @ts-check
 // The coach on this device (docs/offline.md): how trashcards.ai.compare judges a decision
 // from each action's outcomes on common deals, trashcards.ai.reasons' reason codes, and
 // trashcards.ai.review's verdict on a move (only confirmed mistakes), ported function by
@@ -9,7 +10,7 @@
 // object; outcomes of an action are {match: [[chance of each seat], …], round: [[winners],
 // …]}, one entry per deal.
 
-import { unseenCards } from "./hint.js";
+import { unseenCards } from "./deals.js";
 
 export const CALL = "call";
 /** Deals per batch of adaptive sampling on the contested pair (the server's BATCH). */
@@ -126,7 +127,7 @@ export function contested(data, chosen, seat) {
       pick = { key, action };
     }
   });
-  return pick === null ? null : [leader, pick.action];
+  return pick === null ? null : [leader, /** @type {{action: string}} */ (pick).action];
 }
 
 /** The sampling of compare: `samples` deals of every action (draw(actions, start,

@@ -1,3 +1,4 @@
+// @ts-check
 // The tables "On this device" in IndexedDB (docs/offline.md): one object per table with
 // its rules, seats (and their tokens), every move of its record, the bots' random
 // streams and its public table info. Used by the worker that runs a table (it writes

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules of Trash in JavaScript, for tables "On this device" (docs/offline.md): a port
 // of trashcards.engine (with rules, cards, views, events and chance) that must agree with
 // it move for move. tests/web/test_js_engine.py replays every golden record and over
@@ -5,6 +6,8 @@
 //
 // Cards are their record text ("Ts", "X1"); a state is a plain object holding everything,
 // hidden cards included: only view() and eventsJson() leave the worker that runs it.
+
+import { DEFAULTS, FIRST_TO, FLAGS, NOTATION, PRESETS, RANGES } from "../spec.js";
 
 // -- cards --------------------------------------------------------------------------------
 
@@ -33,48 +36,53 @@ export function standardPack() { return PACK; }
 
 // -- rules --------------------------------------------------------------------------------
 
-const DEFAULTS = {
-  decks: null, jokers_per_deck: 0, wild_ranks: ["J"], start_size: 10,
-  rounds_to_win: null, call_trash: false, last_chance: false,
-};
-const PRESETS = {
-  standard: {},
-  classic: { wild_ranks: ["K"], rounds_to_win: 1 },
-  "kings-wild": { wild_ranks: ["K"] },
-  "all-faces-wild": { wild_ranks: ["J", "Q", "K"] },
-  jokers: { jokers_per_deck: 2 },
-  "call-trash": { call_trash: true },
-  kids: { start_size: 5 },
-  "last-chance": { last_chance: true },
-};
-const ALIASES = {
-  default: "standard", garbage: "standard", ten: "standard", trash: "standard",
-  "jacks-wild": "standard", kings: "kings-wild", "kings-wild-classic": "classic",
-  "all-wild": "all-faces-wild", "faces-wild": "all-faces-wild", joker: "jokers",
-  call: "call-trash", kid: "kids", quick: "kids", last: "last-chance",
-};
+// The presets, fields, defaults and ranges are trashcards.rules' own, generated into
+// ../spec.js (scripts/write_spec.py): nothing of them is written here.
 
-function presetFields(name) {
-  let key = String(name).trim().toLowerCase().replace(/[_ ]/g, "-");
-  key = ALIASES[key] ?? key;
+/** [canonical name, fields] of a preset name (as trashcards.rules: any case, no guess). */
+export function presetFields(name) {
+  const key = String(name).trim().toLowerCase();
   if (Object.hasOwn(PRESETS, key)) return [key, PRESETS[key]];
-  const match = /^first-to-0*([1-9])$/.exec(key);
-  if (match) return [`first-to-${match[1]}`, { rounds_to_win: 10 - Number(match[1]) }];
+  const match = /^first-to-([0-9]+)$/.exec(key);
+  const n = match ? Number(match[1]) : NaN;
+  if (match && match[1].length <= FIRST_TO.digits && n >= FIRST_TO.min && n <= FIRST_TO.max) {
+    return [`first-to-${n}`, { rounds_to_win: FIRST_TO.board - n }];
+  }
   throw new Error(`unknown preset ${name}`);
+}
+
+/** Refuse a field's value as trashcards.rules does (its type and range, RANGES). */
+function checkField(key, value, rules) {
+  const range = RANGES[key];
+  if (Object.hasOwn(FLAGS, key)) {
+    if (typeof value !== "boolean") throw new Error(`${key} must be true or false`);
+  } else if (key === "wild_ranks") {
+    if (!Array.isArray(value) || new Set(value).size !== value.length
+        || !value.every((r) => range.of.includes(r))) {
+      throw new Error(`${key} must be distinct ranks from ${range.of.join(", ")}`);
+    }
+  } else if (value === null && range.none !== undefined) {
+    // the default for the table
+  } else {
+    const max = typeof range.max === "string" ? rules[range.max] : range.max;
+    if (!Number.isInteger(value) || value < range.min || value > max) {
+      throw new Error(`${key} must be ${range.min} to ${max}`);
+    }
+  }
 }
 
 /** Rules from a record's rules object: a preset plus the fields that differ. */
 export function makeRules(data = {}) {
   const [preset, fields] = presetFields(data.preset ?? "standard");
-  const rules = { preset, ...DEFAULTS, ...fields };
+  const rules = { preset, ...structuredClone(DEFAULTS), ...structuredClone(fields) };
   for (const [key, value] of Object.entries(data)) {
     if (key === "preset") continue;
     if (!Object.hasOwn(DEFAULTS, key)) throw new Error(`unknown rules field ${key}`);
-    rules[key] = key === "wild_ranks" ? value.map((r) => r.toUpperCase()) : value;
+    rules[key] = key === "wild_ranks" && Array.isArray(value)
+      ? value.map((r) => String(r).toUpperCase()) : value;
   }
+  for (const key of Object.keys(DEFAULTS)) checkField(key, rules[key], rules);
   const target = rules.rounds_to_win ?? rules.start_size;
-  if (!(rules.start_size >= 1 && rules.start_size <= 10) || target < 1
-      || target > rules.start_size) throw new Error("these rules cannot be played");
   rules.target = target;
   const wild = new Set(rules.wild_ranks.map((r) => FACE_NUMBER[r]));
   const roles = {};
@@ -119,12 +127,11 @@ export function parseMove(text) {
   if (prefix) { seat = Number(prefix[1]); rest = prefix[2]; }
   const words = rest.split(/\s+/).filter(Boolean);
   const verb = (words[0] || "").toLowerCase();
+  // the words are the record notation's (NOTATION, from trashcards.actions)
   if (verb === "dealer") return { seat: null, verb, dealer: Number(words[1]) };
-  if (verb === "deck" || verb === "reshuffle") return { seat: null, verb, cards: words.slice(1) };
-  if (verb === "wild") return { seat, verb, slot: Number(words[1]) };
-  if (["stock", "discard", "swap", "trash", "call"].includes(verb) && words.length === 1) {
-    return { seat, verb };
-  }
+  if (NOTATION.chance.includes(verb)) return { seat: null, verb, cards: words.slice(1) };
+  if (NOTATION.slotted.includes(verb)) return { seat, verb, slot: Number(words[1]) };
+  if (NOTATION.actions.includes(verb) && words.length === 1) return { seat, verb };
   throw new Error(`not a move: ${text}`);
 }
 
@@ -600,6 +607,7 @@ export function eventsJson(events, state) {
 
 /** Mersenne Twister MT19937 seeded and drawn as CPython's random.Random (int seeds). */
 export class PyRandom {
+  /** @param {number|bigint} [seed] */
   constructor(seed = 0) {
     this.mt = new Uint32Array(624);
     this.index = 624;
@@ -616,7 +624,8 @@ export class PyRandom {
     this.index = 624;
   }
 
-  /** random.seed(n) for a non-negative integer n (a Number or a BigInt). */
+  /** random.seed(n) for a non-negative integer n (a Number or a BigInt).
+   *  @param {number|bigint} n */
   seed(n) {
     let big = BigInt(n);
     if (big < 0n) big = -big;

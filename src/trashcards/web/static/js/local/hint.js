@@ -1,3 +1,4 @@
+// @ts-check
 // Hints on this device (docs/offline.md): from a seat's view only, every legal action's
 // chance of winning the match and the round, estimated as the server's reference engine
 // does (trashcards.deals.sample_state, then everyone plays like the "good" computer to the
@@ -8,34 +9,7 @@
 import * as engine from "./engine.js";
 import { decide } from "./bots.js";
 import { comparisonOf, hintJson, sampleAdaptively } from "./coach.js";
-
-function counts(cards) {
-  const out = new Map();
-  for (const card of cards) out.set(card, (out.get(card) || 0) + 1);
-  return out;
-}
-
-function minus(all, taken) {
-  const left = counts(all);
-  for (const card of taken) {
-    const n = left.get(card) || 0;
-    if (n <= 0) throw new Error("the view shows more of a card than the match has");
-    left.set(card, n - 1);
-  }
-  const out = [];
-  for (const [card, n] of left) for (let i = 0; i < n; i += 1) out.push(card);
-  return engine.sortCards(out);
-}
-
-/** The cards not in sight: every card less the face-up ones, the discards and the hand. */
-export function unseenCards(view, rules) {
-  const seen = [...view.discard];
-  for (const player of view.players) {
-    for (const slot of player.slots) if (slot.up) seen.push(slot.card);
-  }
-  if (view.in_hand !== null) seen.push(view.in_hand);
-  return minus(engine.matchCards(rules, view.players.length), seen);
-}
+import { minus, unseenCards } from "./deals.js";
 
 /** A full state drawn uniformly among those that agree with `view` (a decision's view):
  *  trashcards.deals.sample_state. */

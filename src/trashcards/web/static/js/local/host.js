@@ -1,3 +1,4 @@
+// @ts-check
 // A table "On this device": what `trashcards serve` does for one table, in a Web Worker
 // (docs/offline.md). It holds the whole state (hidden cards included) and answers the
 // page with the frames of docs/protocol.md — joined, state, events, history, table,
@@ -9,6 +10,7 @@ import { decide } from "./bots.js";
 import { getTable, putTable } from "./db.js";
 import { hint } from "./hint.js";
 import { computeInSlices } from "./chances.js";
+import { FLAGS } from "../spec.js";
 
 export const LOCAL_PREFIX = "local-";
 /** The computer levels that run on this device (the expert searches on a server). */
@@ -64,8 +66,7 @@ export function describe(rules) {
     `first to ${rules.target} round${rules.target > 1 ? "s" : ""}`];
   if (rules.jokers_per_deck) parts.push(`${rules.jokers_per_deck} Jokers per pack`);
   if (rules.decks !== null) parts.push(`${rules.decks} pack${rules.decks > 1 ? "s" : ""}`);
-  if (rules.call_trash) parts.push('call "Trash!"');
-  if (rules.last_chance) parts.push("last chance");
+  for (const [flag, words] of Object.entries(FLAGS)) if (rules[flag]) parts.push(words);
   const changed = Object.keys(engine.rulesToDict(rules)).filter((k) => k !== "preset");
   const label = changed.length ? `${rules.preset} (changed: ${changed.join(", ")})` : rules.preset;
   return `${label}: ${parts.join(", ")}`;

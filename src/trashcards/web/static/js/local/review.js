@@ -1,3 +1,4 @@
+// @ts-check
 // A game review on this device (docs/offline.md): what POST /api/review answers
 // (trashcards.ai.review.review and trashcards.web.advice.review_message), computed here
 // for a record the page holds (a local table's, or any record when the server cannot be

@@ -1,3 +1,4 @@
+// @ts-check
 // The Web Worker that reviews a record on this device (docs/offline.md, local/review.js):
 // the page sends {text, budgetMs}; the worker answers {type: "progress", done, total}
 // after each decision, then {type: "review", review} (what POST /api/review answers) or

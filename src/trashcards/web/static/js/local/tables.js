@@ -1,3 +1,4 @@
+// @ts-check
 // The page's side of the tables "On this device" (docs/offline.md): making one (the
 // lobby), reading its public info (the lobby's "Your tables", the table page) and its
 // record (the Review page).
@@ -14,10 +15,8 @@ export function localTableInfo(id) {
   if (!String(id).startsWith(LOCAL_PREFIX)) return null;
   return getTable(id).then((table) => {
     if (!table) {
-      const error = new Error("there is no such table on this device");
-      error.status = 404;
-      error.body = { error: "no_table" };
-      throw error;
+      throw Object.assign(new Error("there is no such table on this device"),
+        { status: 404, body: { error: "no_table" } });
     }
     return table.info;
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // The local transport: the Connection of a table "On this device" (docs/offline.md). It
 // has the websocket Connection's interface and hooks (connection.js hands a local table's
 // id to it), and talks to a Web Worker (local/worker.js) that plays the table and answers
@@ -56,7 +57,7 @@ export class LocalConnection {
 
   showRecord(text) {
     const link = document.getElementById("download");
-    if (!link) return;
+    if (!(link instanceof HTMLAnchorElement)) return;
     if (this.recordUrl) URL.revokeObjectURL(this.recordUrl);
     this.recordUrl = URL.createObjectURL(new Blob([text], { type: "application/json" }));
     link.href = this.recordUrl;

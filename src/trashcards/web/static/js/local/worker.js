@@ -1,3 +1,4 @@
+// @ts-check
 // The Web Worker that runs one table "On this device" (docs/offline.md): the page sends
 // {type: "open", tableId} and then the client frames of docs/protocol.md; the worker
 // answers with the server's frames (local/host.js). The state with the hidden cards stays

@@ -1,0 +1,588 @@
+// @ts-check
+// The table page's view: draws the state (js/table/state.js) into the page and turns
+// the reader's clicks and keys into the controller's calls (js/table/controller.js).
+// Everything that touches the DOM of the table page is here.
+
+import { currentLanguage, t } from "../i18n.js";
+import { api } from "../api.js";
+import { paths } from "../config.js";
+import { watchTable } from "../connection.js";
+import * as store from "../store.js";
+import { boardElement, centerElement } from "../board.js";
+import { cardElement, isWildCard } from "../cards.js";
+import { byId, dialogById, el, inputById } from "../dom.js";
+import { installKeys } from "../keys.js";
+import { Log } from "../log.js";
+import * as motion from "../motion.js";
+import { HintPanel } from "../hint.js";
+import { displayName } from "../names.js";
+import { wildSlots } from "../prompt.js";
+import * as sound from "../sound.js";
+import { WinBar } from "../winbar.js";
+import {
+  actingSeat, badgesFor, homeSeat, isOver, listNames, nameOf, notesFor, passPending,
+  presetTitle, promptText, ruleBadges, spectating, startSize, takeChances, tokenFor,
+  wildRanks, you,
+} from "./state.js";
+
+/** @typedef {import("./state.js").TableState} TableState */
+/** @typedef {import("./controller.js").TableController} TableController */
+/** @typedef {import("./controller.js").Motion} Motion */
+/** @typedef {import("protocol").ClientMessage} ClientMessage */
+/** @typedef {import("protocol").ViewState} ViewState */
+
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+/** The page's motion and sound (js/motion.js, js/sound.js) as the controller uses them.
+ *  @type {Motion} */
+export const pageMotion = {
+  on: motion.motionOn,
+  sources: motion.sources,
+  animate: motion.animateEvent,
+  animateDeal: motion.animateDeal,
+  pause: motion.pause,
+  sound: sound.play,
+  soundOf: sound.soundOf,
+  now: () => performance.now(),
+  sleep,
+  later: (fn, ms) => { setTimeout(fn, ms); },
+};
+
+export class TableView {
+  /**
+   * @param {TableState} app
+   * @param {(message: ClientMessage) => boolean} send
+   */
+  constructor(app, send) {
+    this.app = app;
+    /** @type {TableController|null} set once the controller is made */
+    this.controller = null;
+    this.motion = pageMotion;
+    this.log = new Log(byId("log-list"), byId("log-scroll"));
+    this.winbar = new WinBar(byId("winbar"));
+    this.hint = new HintPanel(byId("hint-button"), byId("hint-panel"), {
+      send,
+      onChange: () => this.markSuggestion(),
+    });
+    /** @type {string|null} what the bar shows: (version, names, own seat, language) */
+    this.drawnChances = null;
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.errorTimer = undefined;
+    /** @type {Promise<void>|null} */
+    this.partyAsked = null;
+    /** @type {Map<string, {close(): void}>} the other tables of the party, followed
+     *  until the final */
+    this.partyFollowed = new Map();
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.partyChangedTimer = undefined;
+  }
+
+  /** @returns {TableController} */
+  get control() {
+    if (this.controller === null) throw new Error("the table page has no controller yet");
+    return this.controller;
+  }
+
+  clearChances() {
+    this.drawnChances = null;
+    this.winbar.clear();
+  }
+
+  seatsChanged() {
+    document.body.dataset.seats = [...this.app.seats].join(",");
+  }
+
+  /** @param {string} tableId */
+  goToTable(tableId) {
+    location.assign(paths.tablePage(tableId)); // under the app's root (not the frame's url)
+  }
+
+  // -- errors ---------------------------------------------------------------------------
+
+  /** Show an error for a few seconds (or until the page closes, if sticky).
+   *  @param {string|null} key @param {string} [fallback] @param {boolean} [sticky] */
+  showError(key, fallback, sticky = false) {
+    const app = this.app;
+    const translated = key ? t(key) : null;
+    app.error = translated && translated !== key ? translated : (fallback || t("error.generic"));
+    clearTimeout(this.errorTimer);
+    if (!sticky) {
+      this.errorTimer = setTimeout(() => { app.error = null; this.renderError(); }, 6000);
+    }
+    this.renderError();
+  }
+
+  renderError() {
+    const box = byId("error");
+    box.textContent = this.app.error || "";
+    box.hidden = !this.app.error || Boolean(this.app.gone);
+  }
+
+  // -- drawing -----------------------------------------------------------------------------
+
+  render() {
+    const app = this.app;
+    const body = document.body.dataset;
+    body.version = app.version === null ? "" : String(app.version);
+    body.phase = app.state ? app.state.phase : (app.table ? app.table.status : "");
+    body.busy = app.busy || app.sent ? "1" : "0";
+    const acting = actingSeat(app);
+    body.acting = acting === null ? "" : String(acting);
+    body.pass = passPending(app) ? "1" : "0";
+    body.gone = app.gone ? "1" : "0";
+    if (app.gone) {
+      this.renderGone();
+      return;
+    }
+    const prompt = promptText(app);
+    if (byId("prompt").textContent !== prompt) byId("prompt").textContent = prompt;
+    const conn = byId("conn");
+    conn.textContent = app.online ? t("conn.online")
+      : (app.status === "crowded" ? t("conn.crowded_short") : t("conn.offline"));
+    conn.dataset.online = app.online ? "1" : "0";
+    this.renderInfo();
+    this.renderNotes();
+    this.renderError();
+    this.renderWaiting();
+    this.renderBoards(acting);
+    this.renderResult();
+    this.renderPass();
+    this.renderTopbar();
+    this.renderAids();
+    this.markSuggestion();
+    motion.keepHidden();
+  }
+
+  /** The win-chance bar (whatever `chances` the server sent) and the Hint button (where
+   *  the table allows hints, on this screen's own decision). */
+  renderAids() {
+    const app = this.app;
+    const acting = actingSeat(app);
+    const allowed = Boolean(app.table && app.table.hints) && acting !== null;
+    this.hint.update({ allowed, token: acting === null ? null : tokenFor(app, acting),
+      version: app.version });
+    const chances = takeChances(app);
+    if (chances) {
+      const players = (app.state && app.state.players) || (app.table && app.table.seats) || [];
+      const names = players.map((_, seat) => nameOf(app, seat));
+      const mine = app.seats.size === 1 ? homeSeat(app) : null;
+      const key = JSON.stringify([chances.version, names, mine, currentLanguage()]);
+      if (key !== this.drawnChances) this.winbar.update(chances, names, mine);
+      this.drawnChances = key;
+    }
+    // A spectator is told plainly that the bar is live, and whether the players see it.
+    const note = byId("aids-note");
+    note.hidden = !spectating(app) || this.winbar.root.hidden;
+    note.textContent = app.table && app.table.hints ? t("winbar.watching")
+      : t("winbar.watching_secret");
+    document.body.dataset.hint = allowed ? "1" : "0";
+    byId("aids").hidden = app.gone !== null
+      || (this.winbar.root.hidden && byId("hint-button").hidden);
+  }
+
+  renderGone() {
+    const gone = /** @type {{title: string, text: string}} */ (this.app.gone);
+    for (const id of ["status", "game", "waiting", "log", "aids"]) byId(id).hidden = true;
+    byId("gone").hidden = false;
+    byId("gone-title").textContent = gone.title;
+    byId("gone-text").textContent = gone.text;
+    this.renderTopbar();
+  }
+
+  renderTopbar() {
+    const app = this.app;
+    const party = app.table && app.table.party;
+    const link = /** @type {HTMLAnchorElement} */ (byId("party-link"));
+    link.hidden = !party;
+    if (party) link.href = paths.partyPage(party);
+    byId("download").hidden = Boolean(app.gone);
+    byId("watch-open").hidden = Boolean(app.gone);
+  }
+
+  renderInfo() {
+    const app = this.app;
+    const state = app.shown;
+    const facts = [];
+    if (app.table && app.table.summary) facts.push(presetTitle(app));
+    if (state && state.round) facts.push(t("info.round", { round: state.round }));
+    if (state && state.dealer !== null && state.dealer !== undefined
+      && state.players[state.dealer]) {
+      facts.push(t("info.dealer", { name: nameOf(app, state.dealer, state) }));
+    }
+    if (spectating(app)) facts.push(t("info.watching"));
+    byId("info").textContent = facts.join(" · ");
+    this.renderRuleBadges();
+  }
+
+  renderRuleBadges() {
+    const box = byId("rule-badges");
+    const badges = ruleBadges(this.app);
+    const key = badges.map((b) => b.text).join("|");
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.replaceChildren(...badges.map((badge) => el("span", `rule-badge rule-${badge.kind}`,
+      badge.text)));
+  }
+
+  renderNotes() {
+    const notes = notesFor(this.app, this.app.shown);
+    if (this.app.warming) notes.unshift({ kind: "warmup", text: t("note.warming_up") });
+    const list = byId("notes");
+    list.hidden = notes.length === 0;
+    list.replaceChildren(...notes.map((note) => el("li", `note note-${note.kind}`, note.text)));
+  }
+
+  /** @param {number|null} acting */
+  renderBoards(acting) {
+    const app = this.app;
+    const state = app.shown;
+    const main = byId("game");
+    main.hidden = !state || !state.players || !state.players.length
+      || (!state.players[0].slots.length && state.phase === "chance");
+    if (main.hidden || !state) return;
+    const home = homeSeat(app);
+    const players = state.players.length;
+    const big = home === null ? 0 : home;
+    const others = [];
+    for (let step = 1; step < players; step += 1) others.push((big + step) % players);
+    const legal = acting === null || !app.state ? new Set() : new Set(app.state.legal);
+    const slots = new Set(wildSlots(legal));
+    const act = (/** @type {string} */ action) => this.control.act(action);
+    const boardCtx = (/** @type {number} */ seat, /** @type {boolean} */ isBig) => ({
+      seat,
+      player: state.players[seat],
+      name: nameOf(app, seat, state),
+      big: isBig,
+      you: you(app, seat),
+      toAct: state.to_act === seat,
+      badges: badgesFor(state, seat),
+      wildSlots: acting === seat ? slots : null,
+      onSlot: (/** @type {number} */ k) => act(`wild ${k}`),
+      startSize: startSize(app),
+      focus: app.focus && typeof app.focus === "object" ? app.focus : null,
+      revealed: app.revealed && isOver(state) ? app.revealed[seat] : null,
+    });
+    const opponents = byId("opponents");
+    opponents.style.setProperty("--others", String(Math.max(others.length, 1)));
+    opponents.dataset.count = String(others.length);
+    opponents.replaceChildren(...others.map((seat) => boardElement(boardCtx(seat, false))));
+    byId("home").replaceChildren(boardElement(boardCtx(big, true)));
+    const handOwner = state.to_act !== null && state.to_act !== undefined
+      && !you(app, state.to_act) ? nameOf(app, state.to_act, state) : null;
+    const over = app.state && ["round_over", "match_over"].includes(app.state.phase) && !app.busy;
+    const center = byId("center");
+    center.hidden = Boolean(over);
+    if (over) return;
+    center.replaceChildren(centerElement({
+      state,
+      legal,
+      act,
+      showPile: () => this.showPile(),
+      wildRanks: wildRanks(app),
+      focus: typeof app.focus === "string" ? app.focus : null,
+      handOwner,
+    }));
+  }
+
+  /** Mark on the table the move the hint on show suggests: its pile, slot or button. */
+  markSuggestion() {
+    for (const node of document.querySelectorAll("#game .hint-pick")) {
+      node.classList.remove("hint-pick");
+    }
+    const action = this.hint.suggestion(this.app.version);
+    if (!action || actingSeat(this.app) === null) return;
+    const [verb, slot] = action.split(" ");
+    let target = null;
+    if (verb === "stock" || verb === "discard") {
+      target = byId("center").querySelector(`.pile.${verb}`);
+    } else if (verb === "wild") {
+      target = byId("home").querySelector(`.slot[data-slot="${Number(slot)}"]`);
+    } else {
+      target = byId("center").querySelector(`.action-${verb}`);
+    }
+    if (target) target.classList.add("hint-pick");
+  }
+
+  renderWaiting() {
+    const app = this.app;
+    const panel = byId("waiting");
+    const table = app.table;
+    const waiting = table && table.status === "waiting" && !app.state;
+    panel.hidden = !waiting;
+    if (!waiting || !table) return;
+    byId("waiting-seats").replaceChildren(...table.seats.map((seat) => el("li", "",
+      seat.taken ? t("waiting.seat_taken", { seat: seat.seat + 1,
+        name: displayName(seat.name) })
+        : t("waiting.seat_open", { seat: seat.seat + 1 }))));
+    inputById("invite-link").value = new URL(paths.tablePage(app.tableId), location.href).href;
+    inputById("watch-link").value = new URL(paths.watchPage(app.tableId), location.href).href;
+    const canJoin = !app.watching && app.seats.size === 0 && (table.open || []).length > 0;
+    byId("join-form").hidden = !canJoin;
+    if (canJoin && !inputById("join-name").value) inputById("join-name").value = store.savedName();
+  }
+
+  renderResult() {
+    const app = this.app;
+    const panel = byId("result");
+    const state = app.state;
+    const over = state && (state.phase === "round_over" || state.phase === "match_over")
+      && !app.busy;
+    panel.hidden = !over;
+    if (!over || !state) return;
+    const people = state.players;
+    const matchOver = state.phase === "match_over";
+    byId("result-title").textContent = matchOver
+      ? t("result.match_won", { name: nameOf(app, state.match_winner) })
+      : t("result.round_won", { names: listNames(app, state.round_winners),
+        round: state.round });
+    const standings = byId("standings");
+    standings.hidden = !matchOver;
+    if (matchOver) {
+      const places = state.standings || people.map(() => 0);
+      const order = people.map((p, seat) => ({ p, seat, place: places[seat] }))
+        .sort((a, b) => a.place - b.place || a.seat - b.seat);
+      byId("standings-body").replaceChildren(...order.map(({ p, seat, place }) => {
+        const row = el("tr");
+        const cells = [
+          t("result.place", { place }), nameOf(app, seat),
+          String(p.rounds_won),
+          String(p.slots.filter((s) => !s.up).length),
+        ];
+        for (const [i, text] of cells.entries()) {
+          const cell = el(i === 1 ? "th" : "td", "", text);
+          if (i === 1) cell.scope = "row";
+          row.append(cell);
+        }
+        return row;
+      }));
+    } else {
+      byId("result-scores").textContent = people
+        .map((p, seat) => t("result.score_line", { name: nameOf(app, seat), count: p.rounds_won }))
+        .join(" · ");
+    }
+    byId("result-scores").hidden = matchOver;
+    const mine = app.seats.size > 0;
+    const party = app.table && app.table.party;
+    const next = /** @type {HTMLButtonElement} */ (byId("next-round"));
+    next.hidden = matchOver || !mine;
+    const ready = (app.table && app.table.ready) || [];
+    const allMineReady = [...app.seats].every((s) => ready.includes(s));
+    next.disabled = Boolean(app.readyClicked || (mine && allMineReady));
+    byId("result-wait").hidden = matchOver || !(app.readyClicked || (mine && allMineReady));
+    byId("play-again").hidden = !matchOver || !mine || Boolean(party);
+    const review = /** @type {HTMLAnchorElement} */ (byId("review-link"));
+    review.hidden = !matchOver;
+    review.href = paths.reviewPage(app.tableId);
+    byId("to-party").hidden = !matchOver || !party;
+    if (party && matchOver) this.renderPartyLink(party);
+  }
+
+  // -- the end of a party's table --------------------------------------------------------
+
+  /** The end of a party's table leads on: to the final (to play it, if this browser won
+   *  here, else to watch it) once both tables are over, else back to the party page.
+   *  Until the final exists, this page follows the party's other tables on their
+   *  websockets (as a spectator, as the party page does) and asks for the party again
+   *  when one changes: no polling. */
+  partyTableChanged() {
+    clearTimeout(this.partyChangedTimer);
+    // Changes that come together (a move's events, then the table) ask once.
+    this.partyChangedTimer = setTimeout(() => {
+      this.app.partyInfo = undefined;
+      this.render();
+    }, 150);
+  }
+
+  /** @param {any} info */
+  followParty(info) {
+    const waiting = info && info.final_wanted && !info.final;
+    if (!waiting) {
+      for (const followed of this.partyFollowed.values()) followed.close();
+      this.partyFollowed.clear();
+      document.body.dataset.partyFollowing = "0";
+      return;
+    }
+    for (const other of info.tables) {
+      if (!other || other.table_id === this.app.tableId || this.partyFollowed.has(other.table_id)) {
+        continue;
+      }
+      this.partyFollowed.set(other.table_id,
+        watchTable(other.table_id, () => this.partyTableChanged()));
+    }
+    document.body.dataset.partyFollowing = String(this.partyFollowed.size);
+  }
+
+  /** @param {string} partyId */
+  async renderPartyLink(partyId) {
+    const app = this.app;
+    const link = /** @type {HTMLAnchorElement} */ (byId("to-party"));
+    const info = /** @type {any} */ (app.partyInfo);
+    const final = info && info.final ? info.final.table_id : null;
+    if (final && final !== app.tableId) {
+      const mine = app.watching ? [] : store.adoptFinalSeats(info);
+      link.href = mine.length ? paths.tablePage(final) : paths.watchPage(final);
+      link.textContent = mine.length ? t("party.play_final") : t("party.watch_final");
+      link.dataset.final = final;
+    } else {
+      link.href = paths.partyPage(partyId);
+      link.textContent = t("party.back");
+      delete link.dataset.final;
+    }
+    if (info !== undefined || this.partyAsked) return;
+    this.partyAsked = api.party(partyId).then((answer) => { app.partyInfo = answer; },
+      () => { app.partyInfo = null; });
+    await this.partyAsked;
+    this.partyAsked = null;
+    this.followParty(app.partyInfo);
+    this.renderResult();
+  }
+
+  renderPass() {
+    const app = this.app;
+    const pending = passPending(app) && !app.busy;
+    byId("pass").hidden = !pending;
+    byId("game").inert = pending;
+    if (!pending || !app.state) return;
+    const name = nameOf(app, app.state.to_act);
+    byId("pass-title").textContent = t("pass.title", { name });
+    const button = byId("pass-button");
+    button.textContent = t("pass.button", { name });
+    if (document.activeElement !== button) button.focus();
+  }
+
+  renderLogButton() {
+    const button = /** @type {HTMLButtonElement} */ (byId("log-earlier"));
+    button.hidden = !(this.app.historyFrom !== null && this.app.historyFrom > 0);
+    button.disabled = this.app.asked !== null;
+  }
+
+  renderSound() {
+    const on = sound.soundOn();
+    const button = byId("sound-button");
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    const label = on ? t("sound.on") : t("sound.off");
+    button.setAttribute("aria-label", label);
+    button.title = label;
+    button.dataset.on = on ? "1" : "0";
+  }
+
+  showPile() {
+    const state = this.app.shown || this.app.state;
+    if (!state) return;
+    const ranks = wildRanks(this.app);
+    byId("pile-list").replaceChildren(...state.discard.slice().reverse().map((card) => {
+      const item = el("li");
+      item.append(cardElement(card, { wild: isWildCard(card, ranks) }));
+      return item;
+    }));
+    byId("pile-count").textContent = t("pile.count", { count: state.discard.length });
+    dialogById("pile-dialog").showModal();
+  }
+
+  /** The table cannot be shown: one clear message and the way back to the lobby.
+   *  @param {{close(): void}|null} connection */
+  async tableGone(connection) {
+    connection?.close();
+    let code = "no_table";
+    try {
+      await api.table(this.app.tableId);
+    } catch (error) {
+      code = (/** @type {any} */ (error).body && /** @type {any} */ (error).body.error) || code;
+    }
+    const key = code === "quarantined" ? "quarantined" : "no_table";
+    this.app.gone = { title: t(`gone.${key}_title`), text: t(`gone.${key}_text`) };
+    store.forgetTable(this.app.tableId);
+    this.render();
+  }
+
+  /** Take an open seat with ``name``; the socket joins again with its token.
+   *  @param {string} name @param {() => void} rejoin */
+  async joinTable(name, rejoin) {
+    const app = this.app;
+    try {
+      const answer = await api.join(app.tableId, name, undefined);
+      store.saveName(name);
+      app.entry = store.addSeats(app.tableId, [{ seat: answer.seat, token: answer.token }]);
+      store.updateTable(app.tableId, { created: Date.now() });
+      rejoin();
+    } catch (error) {
+      const body = /** @type {any} */ (error).body;
+      this.showError(body && body.error ? `error.${body.error}` : null,
+        /** @type {Error} */ (error).message);
+    }
+  }
+
+  // -- the controls --------------------------------------------------------------------
+
+  /** @param {() => void} rejoin */
+  wireControls(rejoin) {
+    const app = this.app;
+    const control = () => this.control;
+    byId("help-button").addEventListener("click", () => dialogById("help-dialog").showModal());
+    for (const button of document.querySelectorAll("[data-close]")) {
+      button.addEventListener("click", () => button.closest("dialog")?.close());
+    }
+    byId("pass-button").addEventListener("click", () => control().passed());
+    byId("next-round").addEventListener("click", () => control().nextRound());
+    byId("play-again").addEventListener("click", () => control().rematch());
+    byId("join-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const field = inputById("join-name");
+      const name = field.value.trim();
+      if (!name) {
+        field.setAttribute("aria-invalid", "true");
+        this.showError("join.need_name");
+        field.focus();
+        return;
+      }
+      this.joinTable(name, rejoin);
+    });
+    inputById("join-name").addEventListener("input",
+      () => byId("join-name").removeAttribute("aria-invalid"));
+    for (const button of document.querySelectorAll("[data-copy]")) {
+      const source = /** @type {HTMLElement} */ (button).dataset.copy || "";
+      button.addEventListener("click", () => {
+        copyLink(inputById(source).value, /** @type {HTMLElement} */ (button),
+          t("waiting.copied"));
+      });
+    }
+    const download = /** @type {HTMLAnchorElement} */ (byId("download"));
+    download.href = paths.record(app.tableId);
+    // The name the server gives the file (its Content-Disposition), so both agree.
+    download.setAttribute("download", paths.recordFile(app.tableId));
+    const watch = /** @type {HTMLAnchorElement} */ (byId("watch-open"));
+    watch.href = paths.watchPage(app.tableId);
+    watch.addEventListener("click", (event) => {
+      event.preventDefault();
+      copyLink(new URL(paths.watchPage(app.tableId), location.href).href, byId("watch-text"),
+        t("table.spectate_copied"));
+    });
+    byId("sound-button").addEventListener("click", () => {
+      sound.setSound(!sound.soundOn());
+      this.renderSound();
+      sound.play("place");
+    });
+    byId("log-earlier").addEventListener("click", () => control().askHistory(app.historyFrom));
+    installKeys({
+      act: (action) => control().act(action),
+      slot: (k) => control().act(`wild ${k}`),
+      hint: () => { if (!byId("hint-button").hidden) this.hint.ask(); },
+      help: () => dialogById("help-dialog").showModal(),
+      pass: () => { if (passPending(app)) byId("pass-button").click(); },
+    });
+  }
+}
+
+/** Copy ``link`` (or show it to copy by hand), and say so on ``button`` for a moment.
+ *  @param {string} link @param {HTMLElement} button @param {string} done */
+async function copyLink(link, button, done) {
+  try {
+    await navigator.clipboard.writeText(link);
+  } catch {
+    window.prompt(t("waiting.copy_by_hand"), link); // eslint-disable-line no-alert
+  }
+  const before = button.textContent;
+  button.textContent = done;
+  button.dataset.copied = "1";
+  setTimeout(() => { button.textContent = before; delete button.dataset.copied; }, 2000);
+}
