@@ -78,13 +78,16 @@ def test_arena_json_has_exactly_the_promised_shape(tmp_path: Path):
         out = arena(agent, "--matches", "40", "--expert-matches", "2", "--json")
         assert out.returncode == 0, out.stderr
         data = json.loads(out.stdout)
-        assert set(data) == {"agent", "elo", "elo_ci", "matches", "vs"}
+        assert set(data) == {"agent", "elo", "elo_ci", "matches", "vs", "mode", "seed",
+                             "settings", "sha256", "command"}
+        assert data["mode"] == "duplicate"
+        assert data["command"].startswith(f"trashcards arena {agent} --matches 40 ")
         assert set(data["vs"]) == {"random", "beginner", "casual", "good", "expert"}
         assert data["matches"] == 4 * 40 + 2
         lo, hi = data["elo_ci"]
         assert lo < data["elo"] < hi
         for figures in data["vs"].values():
-            assert set(figures) == {"win", "win_ci"}
+            assert set(figures) == {"win", "win_ci", "matches", "deals"}
             assert figures["win_ci"][0] <= figures["win"] <= figures["win_ci"][1]
     text = arena("random", "--matches", "20", "--expert-matches", "0")
     assert text.returncode == 0, text.stderr
