@@ -16,6 +16,8 @@ import pytest
 
 from trashcards.arena import AgentError, rate, resolve_agent
 
+pytestmark = pytest.mark.numba_compile
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

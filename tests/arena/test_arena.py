@@ -17,6 +17,8 @@ from trashcards.arena import LADDER, RANDOM_ELO, elo_against, rate, resolve_agen
 from trashcards.envs.observation import OBSERVATION_SIZE
 from trashcards.envs.policy import MLPPolicy
 
+pytestmark = pytest.mark.numba_compile
+
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "docs" / "analysis" / "skill" / "figures.json"
 
