@@ -109,3 +109,19 @@ def test_bad_agents_and_options_are_refused_in_one_line():
     with pytest.raises(ValueError, match="unknown agent"):
         resolve_agent("nobody")
     assert "arena" in arena("--help").stdout
+
+
+def test_plain_mode_and_chosen_opponents_on_the_command_line():
+    out = arena("kid", "--mode", "plain", "--opponent", "random", "--opponent", "good",
+                "--matches", "30", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["mode"] == "plain"
+    assert set(data["vs"]) == {"random", "good"}
+    assert all(v["matches"] == 30 and v["deals"] == 30 for v in data["vs"].values())
+    assert "--mode plain --opponent random --opponent good" in data["command"]
+    text = arena("kid", "--matches", "30", "--opponent", "good")
+    assert text.returncode == 0, text.stderr
+    assert "(15 deals)" in text.stdout
+    assert text.stdout.rstrip().splitlines()[-1].startswith(
+        "  again: trashcards arena kid --matches 30 --expert-matches 1 --opponent good")

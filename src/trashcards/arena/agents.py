@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, cast
 
 from ..ai.levels import LEVELS
 from ..bots import BOTS, make_bot
@@ -98,7 +98,7 @@ def _imported(spec: str) -> Agent:
         text = " ".join(str(exc).split())[:200]
         raise AgentError(f"cannot load {spec}: {type(exc).__name__}: {text}") from None
     if hasattr(target, "choose"):
-        bot: Chooser = target  # type: ignore[assignment]
+        bot = cast(Chooser, target)
         return Agent(spec, bot=lambda _rng: bot)
     if not callable(target):
         raise AgentError(f"{spec} is neither a batched policy nor a bot")

@@ -161,7 +161,7 @@ def _table_slice(agent: Agent, opponent: str, rules: Rules, players: int, plan: 
         return acts
 
     tables = VectorTables(rules, [name if inside else None] * players, count,
-                          agent_seats=plan.seats, max_moves=MAX_MOVES,
+                          agent_seats=plan.seats.tolist(), max_moves=MAX_MOVES,
                           outside=None if inside else decide,
                           recipe=observation_recipe(rules))
     tables.reset(range(count), [seed] * count, agent_seats=plan.seats.tolist(),
