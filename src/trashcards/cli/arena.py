@@ -5,11 +5,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from typing import TYPE_CHECKING, cast
 
 import click
 
 from ..errors import RulesError
 from .records import fail
+
+if TYPE_CHECKING:
+    from ..arena import Mode
 
 __all__ = ["arena"]
 
@@ -91,7 +95,7 @@ def arena(agent: str, matches: int, expert_matches: int | None, players: int, pr
         task = progress.add_task("arena", total=total)
         try:
             rating = rate(resolved, matches=matches, players=players, preset=preset, seed=seed,
-                          expert_matches=expert_matches, mode=mode,  # type: ignore[arg-type]
+                          expert_matches=expert_matches, mode=cast("Mode", mode),
                           opponents=list(opponents) or None,
                           progress=lambda n: progress.advance(task, n))
         except (ValueError, RulesError) as exc:
