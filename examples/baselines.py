@@ -44,6 +44,7 @@ import torch
 from gymnasium.vector import AutoresetMode
 from ppo import Agent, Rollout, update
 
+from trashcards.ai.levels import level_named
 from trashcards.arena import rate
 from trashcards.envs.policy import SnapshotPool
 from trashcards.envs.vector import TrashVectorEnv
@@ -108,7 +109,14 @@ def train(method: str, seed: int, args: argparse.Namespace) -> dict[str, Any]:
             "final": rating_of(agent, args, seed)}
 
 
-def markdown(runs: list[dict[str, Any]], args: argparse.Namespace, command: str) -> str:
+def tied_with_greedy(runs: list[dict[str, Any]]) -> int:
+    """How many runs' Elo intervals hold the good level's (greedy's) rating."""
+    good = level_named("good").elo
+    return sum(1 for r in runs if r["final"]["elo_ci"][0] <= good <= r["final"]["elo_ci"][1])
+
+
+def markdown(runs: list[dict[str, Any]], args: argparse.Namespace, command: str,
+             load: float) -> str:
     lines = [
         "# Baselines",
         "",
@@ -117,15 +125,18 @@ def markdown(runs: list[dict[str, Any]], args: argparse.Namespace, command: str)
         f"per run ({args.num_envs} tables × {args.rollout} steps per update), two "
         "players, standard rules, rated by the arena (duplicate; "
         f"{args.final_matches:,} matches against random and each level but expert). "
-        "Regenerate this page (every figure but the wall times is the same on any "
-        "machine):",
+        "Regenerate this page (two runs give the same figures, all but the wall times; "
+        "another CPU or torch build may round differently):",
         "",
         "```sh",
         command,
         "```",
         "",
         "A difference inside the intervals is a tie. The levels, for scale: beginner 1535, "
-        "casual 1596, good (`greedy`) 1670 (docs/leaderboard.md).",
+        "casual 1596, good (`greedy`) 1670 (docs/leaderboard.md). "
+        f"{tied_with_greedy(runs)} of the {len(runs)} runs have an Elo interval holding "
+        "greedy's 1670. Wall times are those of a shared 2-core machine (load "
+        f"{load:.0f} at the end of the run) and vary with its load.",
         "",
         "## Summary",
         "",
@@ -197,10 +208,11 @@ def main() -> None:
     runs = [train(method, seed, args) for method in methods for seed in range(args.seeds)]
     settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    load = os.getloadavg()[0]
     args.out.with_suffix(".json").write_text(json.dumps(
-        {"command": command, "settings": settings, "runs": runs}, indent=1) + "\n",
-        encoding="utf-8")
-    args.out.write_text(markdown(runs, args, command), encoding="utf-8")
+        {"command": command, "settings": settings, "load": round(load, 1), "runs": runs},
+        indent=1) + "\n", encoding="utf-8")
+    args.out.write_text(markdown(runs, args, command, load), encoding="utf-8")
     print(f"wrote {args.out} and {args.out.with_suffix('.json')}")
 
 
