@@ -14,6 +14,7 @@ from trashcards.envs.pettingzoo import env, parallel_env
 from trashcards.envs.seats import TrashSeatsVectorEnv
 from trashcards.envs.vector import TrashVectorEnv
 from trashcards.pictures import table_text
+from trashcards.sim.arrays import to_state
 from trashcards.views import view
 
 
@@ -114,7 +115,11 @@ def test_the_seats_env_reports_the_seat_to_act_and_a_state_of_every_seat():
         obs, _r, _te, _tr, info = seats.step(first_legal(obs, info["action_mask"]))
     texts = seats.render()
     assert texts is not None
-    assert texts[0] == table_text(view(seats.tables.state(0), None))
+    assert texts[0] == table_text(view(to_state(seats.tables.table, seats.tables.st[0],
+                                                seats.tables.ky[0],
+                                                ["player_0", "player_1", "player_2"]), None))
+    assert "player_2" in texts[0]
+    assert "bot:" not in texts[0]
     bad = np.where(info["action_mask"][:, 14] == 0, 14, 0)
     with pytest.raises(ValueError, match="illegal action"):
         seats.step(bad)

@@ -41,6 +41,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..pictures import table_text
 from ..rules import Rules
+from ..sim.arrays import to_state
 from ..sim.kernel import layout
 from ..sim.kernel import vector as kernel
 from ..sim.rng import seed_key
@@ -190,7 +191,9 @@ class TrashSeatsVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]
         """Each table's picture (``"ansi"``); printed, returning ``None``, in ``"human"``."""
         if self.render_mode is None:
             return None
-        texts = tuple(table_text(view(self.tables.state(i), None))
+        names = [f"player_{seat}" for seat in range(self.players)]
+        t = self.tables
+        texts = tuple(table_text(view(to_state(t.table, t.st[i], t.ky[i], names), None))
                       for i in range(self.num_envs))
         if self.render_mode == "human":
             print("\n\n".join(texts) + "\n")
