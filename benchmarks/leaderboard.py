@@ -78,7 +78,8 @@ def main() -> None:
         rows.append((rating.elo if rating.elo is not None else
                      rating.vs["good"].estimate.value,
                      f"| `{name}` | {elo} | "
-                     + " | ".join(pct(rating.vs[k].estimate) for k in OPPONENTS)
+                     + " | ".join(pct(rating.vs[k].estimate) if k in rating.vs else "—"
+                                  for k in OPPONENTS)
                      + f" | ± {100 * half:.1f} | {rating.matches:,} | `{data['command']}` |"))
         print(f"{name}: Elo {elo}, widest ± {100 * half:.1f} pp, {seconds:.0f} s "
               f"(load {data['load']})", flush=True)
