@@ -68,7 +68,7 @@ def main() -> None:
         data = rating.to_json()
         data["seconds"] = round(seconds, 1)
         data["load"] = round(os.getloadavg()[0], 1)
-        half = max((r.estimate.high - r.estimate.low) / 2 for r in rating.vs.values())
+        half = max(r.estimate.half_width or 1.0 for r in rating.vs.values())
         data["widest_half_interval"] = half
         figures["agents"][name] = data
         if half > 0.05:

@@ -49,7 +49,7 @@ class Agent(nn.Module):
         head = nn.Sequential(self.body, self.policy)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
-            torch.onnx.export(head, torch.zeros(1, OBS), path, dynamo=False,
+            torch.onnx.export(head, (torch.zeros(1, OBS),), path, dynamo=False,
                               input_names=["obs"], output_names=["logits"],
                               dynamic_axes={"obs": {0: "M"}, "logits": {0: "M"}})
 
