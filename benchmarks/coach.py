@@ -1,10 +1,12 @@
-"""The coach's quality bars (issue 17): review precision and recall, ties on exact
-positions, hint latency and the share of tied hints.
+"""The coach's quality bars (issues 17 and 28): review precision and recall, ties on exact
+positions, the sampled hint's false strict bests on exactly tied positions and its lead
+detection, seed stability, hint latency and the share of tied hints.
 
 Run from a checkout::
 
     python benchmarks/coach.py                  # 20 matches of each kind
     python benchmarks/coach.py --matches 5      # quicker
+    python benchmarks/coach.py --only sampled --only stability --only latency
     python benchmarks/coach.py --json out.json  # also write the figures
 
 * **Review precision**: ``--matches`` greedy-against-greedy matches (standard, two
@@ -17,11 +19,31 @@ Run from a checkout::
   2 + 2, 2 + 1 and 1 + 1 (solved exactly; the first solve of 2 + 2 takes seconds):
   actions with equal exact values must both be ``equal_to_best``; where the best leads
   by more than 5 pp it must be the reported best and the second not equal.
+* **The sampled hint on exact positions** (``sampled``): the same kind of positions
+  (boards 2 + 2, 2 + 1, 1 + 2 under the standard, kids, jokers and kings-wild presets in
+  turn, every decision of ``--corpus-rounds`` greedy rounds, solved exactly) make a *tie
+  corpus* (the best value shared by two moves or more, within 1e-9)
+  and a *leads corpus* (the best ahead of the second by at least 2 pp of match-win
+  chance); each position is hinted by sampling alone (``exact=False``, the default
+  budget) at ``--seeds`` seeds. Reported: the share of tie-corpus hints that name a
+  strict best (bar ≤ 5 %) and of leads-corpus hints that name the right strict best (bar
+  ≥ 98 %), for the coach as shipped, for its sequential test alone (wild placements
+  sampled one by one, as before issue 28) and for the rule before issue 28 (a 95 %
+  interval re-checked after every batch, placements one by one). ``--corpus FILE`` reads
+  positions instead (JSON lines ``{"record": <trash/1 record>, "upto": N, "kind":
+  "tie" | "lead", "best": "<action>"}``, e.g. from the exact solver's corpora).
+* **Seed stability** (``stability``): every decision of the first round of
+  ``--hint-matches`` greedy matches (ten slots), and every decision with two wild
+  placements or more of ``--wild-matches`` whole greedy matches, hinted at ``--seeds``
+  seeds; of every two hints of one position that both name a strict best, the share that
+  name the same (bar ≥ 99 %), and the share of positions where the move one seed reports
+  best another calls worse — as shipped and with the rule before issue 28.
 * **Hint latency**: every decision with a choice of the first round of ``--hint-matches``
   greedy matches (two players, standard, ten slots) with the default budget, after one
   warm-up; the 50th and 99th percentiles of the wall time (bar: p99 ≤ 100 ms with numba)
-  and of the thread's CPU time (what one free core would take, on a shared machine), and
-  the share of hints that end in a tie.
+  and of the thread's CPU time (what one free core would take, on a shared machine), the
+  share of hints that end in a tie, and the deals a hint plays (mean, and the share that
+  spend the whole budget).
 
 Matches are seeded (``--seed``), so the figures are reproducible up to timing.
 """
@@ -29,25 +51,31 @@ Matches are seeded (``--seed``), so the figures are reproducible up to timing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
+import trashcards.ai.compare as compare_module
+import trashcards.ai.evaluate as evaluate_module
 from trashcards import Rules, apply, new_match, sample_chance, view
-from trashcards.actions import DISCARD, STOCK
-from trashcards.ai.compare import compare
+from trashcards.actions import DISCARD, STOCK, Action
+from trashcards.ai.compare import Comparison, compare
 from trashcards.ai.evaluate import fast_problem
 from trashcards.ai.hints import DEFAULT_SAMPLES, hint
 from trashcards.ai.odds import round_start
 from trashcards.ai.review import DEFAULT_SAMPLES as REVIEW_SAMPLES
 from trashcards.ai.review import THRESHOLD, review
 from trashcards.bots import make_bot
-from trashcards.record import Record
+from trashcards.estimates import wilson_interval
+from trashcards.record import Record, from_json
 from trashcards.rules import WILD
 from trashcards.session import play_match
 from trashcards.state import Phase, State
@@ -185,30 +213,194 @@ def exact_ties(rounds: int, seed: int) -> dict[str, Any]:
             "leads_over_5pp": leads, "leads_reported": leads_ok}
 
 
-def latency(matches: int, seed: int) -> dict[str, Any]:
+# -- the sampled hint on exactly solved positions (issue 28) -------------------------------
+
+#: The least lead (match-win chance) of a leads-corpus position.
+LEAD = 0.02
+#: The sizes the built-in corpus deals (the exact solver does them in seconds).
+CORPUS_SIZES = ((2, 2), (2, 1), (1, 2))
+#: The presets it deals them under, in turn.
+CORPUS_PRESETS = ("standard", "kids", "jokers", "kings-wild")
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A position of a corpus: its view, ``kind`` ("tie" or "lead") and, for a lead, the
+    best action."""
+
+    view: View
+    kind: str
+    best: Action | None
+
+
+def exact_corpus(rounds: int, seed: int) -> list[Solved]:
+    """Every decision of ``rounds`` greedy rounds of boards :data:`CORPUS_SIZES` under
+    the presets :data:`CORPUS_PRESETS` in turn, solved exactly: the tied ones (the best
+    value shared) and the leads (≥ :data:`LEAD`)."""
+    found = []
+    for index in range(rounds):
+        sizes = CORPUS_SIZES[index % len(CORPUS_SIZES)]
+        rules = Rules.preset_named(CORPUS_PRESETS[index // len(CORPUS_SIZES)
+                                                  % len(CORPUS_PRESETS)])
+        rng = random.Random(f"coach-corpus:{seed}:{index}")
+        for v in _decisions(round_start(rules, sizes), index, rng):
+            solved = compare(v, 20, seed=index, exact_nodes=300_000, exact_total=300_000)
+            if not solved.exact:
+                continue
+            ranked = sorted(solved.order, key=lambda a: -solved.values[a].match_win.value)
+            top, second = (solved.values[a].match_win.value for a in ranked[:2])
+            if top - second <= compare_module.EXACT_TOLERANCE:
+                found.append(Solved(v, "tie", None))
+            elif top - second >= LEAD:
+                found.append(Solved(v, "lead", ranked[0]))
+    return found
+
+
+def corpus_file(path: Path) -> list[Solved]:
+    """Positions from JSON lines ``{"record", "upto", "kind", "best"}``."""
+    found = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        item = json.loads(line)
+        state = from_json(item["record"]).replay(item["upto"])
+        assert state.to_act is not None, f"no decision at move {item['upto']}"
+        v = view(state, state.to_act)
+        best = next((a for a in v.legal if str(a) == item.get("best")), None)
+        found.append(Solved(v, item["kind"], best))
+    return found
+
+
+def _one_by_one(_view: View, action: Action, _policy: str = "greedy") -> Action:
+    return action
+
+
+@contextlib.contextmanager
+def coach_variant(variant: str) -> Iterator[None]:
+    """The coach as shipped (``"shipped"``), its sequential test alone with every wild
+    placement sampled on its own (``"test alone"``), or the rule before issue 28
+    (``"before"``: placements one by one and a 95 % interval re-checked after every
+    batch, with no correction for the looks)."""
+    with contextlib.ExitStack() as stack:
+        if variant in ("test alone", "before"):
+            for module in (compare_module, evaluate_module):
+                stack.enter_context(mock.patch.object(module, "representative", _one_by_one))
+        if variant == "before":
+            stack.enter_context(mock.patch.object(compare_module, "ALPHA", 0.05))
+            stack.enter_context(mock.patch.object(compare_module, "planned_looks",
+                                                  return_value=1))
+        yield
+
+
+def _share(hits: int, total: int) -> dict[str, Any]:
+    low, high = wilson_interval(hits, total)
+    return {"hits": hits, "total": total, "share": hits / total if total else 0.0,
+            "low": low, "high": high}
+
+
+def sampled_on_exact(corpus: Sequence[Solved], seeds: int,
+                     variants: Iterable[str] = ("shipped", "test alone", "before"),
+                     ) -> dict[str, Any]:
+    """False strict bests on the tie corpus and leads named on the leads corpus, by the
+    sampled hint (``exact=False``, the default budget) at ``seeds`` seeds each."""
+    out: dict[str, Any] = {"ties": sum(p.kind == "tie" for p in corpus),
+                           "leads": sum(p.kind == "lead" for p in corpus), "seeds": seeds}
+    for variant in variants:
+        false_best = named = 0
+        with coach_variant(variant):
+            for index, position in enumerate(corpus):
+                for seed in range(seeds):
+                    found = compare(position.view, DEFAULT_SAMPLES, seed=1000 * seed + index,
+                                    exact=False)
+                    if position.kind == "tie":
+                        false_best += found.decided
+                    else:
+                        named += found.decided and found.best == position.best
+        out[variant] = {"false_strict_best": _share(false_best, out["ties"] * seeds),
+                        "leads_named": _share(named, out["leads"] * seeds)}
+        _say(f"sampled on exact positions, {variant}: {out[variant]}")
+    return out
+
+
+def _first_round_views(matches: int, seed: int) -> list[View]:
     views: list[View] = []
     for index in range(matches):
         rng = random.Random(f"coach-latency:{seed}:{index}")
         views.extend(_decisions(new_match(STANDARD, ("a", "b")), index, rng))
-    hint(views[0], DEFAULT_SAMPLES)  # warm-up: the kernel and the odds table
+    return views
+
+
+def _wild_views(matches: int, seed: int) -> list[View]:
+    """The decisions with two wild placements or more of ``matches`` greedy matches (two
+    players, standard), every round."""
+    views = []
+    for index in range(matches):
+        record = _match(("greedy", "greedy"), 5000 + seed + index)
+        state = new_match(record.rules, record.players)
+        for after, _events in record.steps():
+            if state.to_act is not None and state.phase is Phase.WILD:
+                v = view(state, state.to_act)
+                if sum(a.verb.value == "wild" for a in v.legal) > 1:
+                    views.append(v)
+            state = after
+    return views
+
+
+def seed_stability(views: Sequence[View], seeds: int,
+                   variant: str = "shipped") -> dict[str, Any]:
+    """Of every two hints of one position (seeds 0 … ``seeds`` − 1) that both name a
+    strict best, the share that name the same; and the positions where the move one seed
+    reports best (first, strict or tied) another calls measurably worse."""
+    pairs = agree = claims = hints = contradicted = 0
+    with coach_variant(variant):
+        for v in views:
+            named: list[Action] = []
+            worse: set[Action] = set()
+            reported: set[Action] = set()
+            for seed in range(seeds):
+                found: Comparison = hint(v, DEFAULT_SAMPLES, seed=seed).comparison
+                hints += 1
+                worse.update(a for a in found.order if a not in found.tied)
+                reported.add(found.best)
+                if found.decided and len(found.order) > 1:
+                    named.append(found.best)
+            claims += len(named)
+            contradicted += bool(worse & reported)
+            for a, b in itertools.combinations(named, 2):
+                pairs += 1
+                agree += a == b
+    return {"variant": variant, "positions": len(views), "hints": hints, "claims": claims,
+            "agreement": _share(agree, pairs),
+            "best_then_worse": _share(contradicted, len(views))}
+
+
+def latency(matches: int, seed: int, variant: str = "shipped") -> dict[str, Any]:
+    views = _first_round_views(matches, seed)
     times = []
     cpu = []
-    tied = 0
-    for index, v in enumerate(views):
-        start, start_cpu = time.perf_counter(), time.thread_time()
-        result = hint(v, DEFAULT_SAMPLES, seed=index)
-        times.append(time.perf_counter() - start)
-        cpu.append(time.thread_time() - start_cpu)
-        tied += len(result.tied) > 1
+    tied = deals = full = 0
+    with coach_variant(variant):
+        hint(views[0], DEFAULT_SAMPLES)  # warm-up: the kernel and the odds table
+        for index, v in enumerate(views):
+            start, start_cpu = time.perf_counter(), time.thread_time()
+            result = hint(v, DEFAULT_SAMPLES, seed=index)
+            times.append(time.perf_counter() - start)
+            cpu.append(time.thread_time() - start_cpu)
+            tied += len(result.tied) > 1
+            used = result.comparison.samples
+            deals += used
+            full += used >= DEFAULT_SAMPLES * 5 // 2
     times.sort()
     cpu.sort()
 
     def pct(values: list[float], q: float) -> float:
         return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
-    return {"positions": len(views), "p50_ms": pct(times, 0.5), "p99_ms": pct(times, 0.99),
-            "max_ms": times[-1] * 1000, "cpu_p50_ms": pct(cpu, 0.5),
-            "cpu_p99_ms": pct(cpu, 0.99), "tied_share": tied / len(views),
+    return {"variant": variant, "positions": len(views), "p50_ms": pct(times, 0.5),
+            "p99_ms": pct(times, 0.99), "max_ms": times[-1] * 1000,
+            "cpu_p50_ms": pct(cpu, 0.5), "cpu_p99_ms": pct(cpu, 0.99),
+            "tied_share": tied / len(views), "mean_deals_per_action": deals / len(views),
+            "whole_budget_share": full / len(views),
             "engine": "fast" if fast_problem() is None else "reference"}
 
 
@@ -217,32 +409,83 @@ def _shares(figures: dict[str, Any]) -> str:
                      for name, share in figures["share_at_threshold"].items())
 
 
+def _pct_of(figure: dict[str, Any]) -> str:
+    return (f"{figure['hits']}/{figure['total']} = {figure['share'] * 100:.1f} % "
+            f"({figure['low'] * 100:.1f}–{figure['high'] * 100:.1f} %)")
+
+
+def _report_latency(f: dict[str, Any]) -> None:
+    print(f"hint latency ({f['variant']}, {f['engine']} engine, {f['positions']} positions): "
+          f"p50 {f['p50_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms (bar 100 ms), "
+          f"max {f['max_ms']:.1f} ms; CPU time of the thread p50 {f['cpu_p50_ms']:.1f} "
+          f"ms, p99 {f['cpu_p99_ms']:.1f} ms; tied {f['tied_share'] * 100:.1f} %; deals per "
+          f"action (most of any action) mean {f['mean_deals_per_action']:.0f}, whole budget "
+          f"{f['whole_budget_share'] * 100:.1f} %", flush=True)
+
+
+PARTS = ("latency", "sampled", "stability", "ties", "precision", "recall")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=20,
                         help="matches of each kind for precision and recall")
     parser.add_argument("--rounds", type=int, default=200,
                         help="rounds of boards 1 + 1 for the exact ties")
+    parser.add_argument("--corpus-rounds", type=int, default=240,
+                        help="greedy rounds of small boards for the tie and leads corpora")
+    parser.add_argument("--corpus", type=Path, default=None,
+                        help="read the tie and leads corpora from JSON lines instead")
+    parser.add_argument("--seeds", type=int, default=3,
+                        help="seeds each corpus position and each stability position is "
+                             "hinted at")
     parser.add_argument("--hint-matches", type=int, default=20,
-                        help="matches whose first round's decisions are timed")
+                        help="matches whose first round's decisions are timed and checked "
+                             "for seed stability")
+    parser.add_argument("--wild-matches", type=int, default=4,
+                        help="greedy matches whose wild decisions are checked for seed "
+                             "stability")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--samples", type=int, default=REVIEW_SAMPLES,
                         help="the review's deals per move (its --samples)")
-    parser.add_argument("--only", choices=("precision", "recall", "ties", "latency"),
-                        action="append", help="run only these parts (repeatable)")
+    parser.add_argument("--only", choices=PARTS, action="append",
+                        help="run only these parts (repeatable)")
     parser.add_argument("--json", type=Path, default=None, help="write the figures")
     args = parser.parse_args()
-    parts = args.only or ["latency", "ties", "precision", "recall"]
+    parts = args.only or list(PARTS)
     figures: dict[str, Any] = {"threshold_pp": THRESHOLD * 100,
                                "review_samples": args.samples}
     if "latency" in parts:
-        figures["latency"] = latency(args.hint_matches, args.seed)
-        f = figures["latency"]
-        print(f"hint latency ({f['engine']} engine, {f['positions']} positions): "
-              f"p50 {f['p50_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms (bar 100 ms), "
-              f"max {f['max_ms']:.1f} ms; CPU time of the thread p50 {f['cpu_p50_ms']:.1f} "
-              f"ms, p99 {f['cpu_p99_ms']:.1f} ms; tied {f['tied_share'] * 100:.1f} %",
-              flush=True)
+        figures["latency"] = [latency(args.hint_matches, args.seed, variant)
+                              for variant in ("shipped", "test alone", "before")]
+        for f in figures["latency"]:
+            _report_latency(f)
+    if "sampled" in parts:
+        corpus = (corpus_file(args.corpus) if args.corpus is not None
+                  else exact_corpus(args.corpus_rounds, args.seed))
+        figures["sampled"] = f = sampled_on_exact(corpus, args.seeds)
+        source = args.corpus or (f"built-in: boards {CORPUS_SIZES}, presets "
+                                 f"{', '.join(CORPUS_PRESETS)}, {args.corpus_rounds} rounds")
+        for variant in ("shipped", "test alone", "before"):
+            print(f"sampled hint on exact positions ({source}; {f['ties']} tied and "
+                  f"{f['leads']} leads × {f['seeds']} seeds), {variant}: false strict bests "
+                  f"{_pct_of(f[variant]['false_strict_best'])} (bar ≤ 5 %); leads named "
+                  f"{_pct_of(f[variant]['leads_named'])} (bar ≥ 98 %)", flush=True)
+    if "stability" in parts:
+        sets = {"first-round decisions": _first_round_views(args.hint_matches, args.seed),
+                "wild decisions": _wild_views(args.wild_matches, args.seed)}
+        figures["stability"] = []
+        for name, views in sets.items():
+            for variant in ("shipped", "before"):
+                f = seed_stability(views, args.seeds, variant)
+                f["set"] = name
+                figures["stability"].append(f)
+                print(f"seed stability ({name}, {variant}; {f['positions']} positions × "
+                      f"{args.seeds} seeds, {f['claims']} of {f['hints']} hints name a "
+                      f"strict best): the same best in {_pct_of(f['agreement'])} of the "
+                      f"pairs (bar ≥ 99 %); the move reported best at one seed called "
+                      f"worse at another in {_pct_of(f['best_then_worse'])} of the "
+                      "positions", flush=True)
     if "ties" in parts:
         figures["ties"] = f = exact_ties(args.rounds, args.seed)
         print(f"exact ties: {f['exact']} of {f['positions']} positions exact; "
@@ -264,7 +507,8 @@ def main() -> None:
               f"{f['natural_flagged']}/{f['natural_draws']}; at other thresholds: "
               f"{_shares(f)}", flush=True)
     if args.json is not None:
-        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        args.json.write_text(json.dumps(figures, indent=2, default=str) + "\n",
+                             encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -26,11 +26,11 @@ from trashcards.ai.compare import (
     comparison_of,
     confirm_paired,
     greedy_choice,
+    planned_looks,
     sample_adaptively,
 )
 from trashcards.ai.evaluate import Engine
-from trashcards.ai.hints import Hint, HintLine
-from trashcards.ai.reasons import reasons
+from trashcards.ai.hints import hint_of
 from trashcards.ai.review import Decision, review, verdict
 from trashcards.record import Record
 from trashcards.state import State, new_match
@@ -101,7 +101,7 @@ def compared(seat_view: View, table: Any) -> Comparison:
     legal = seat_view.legal
     data = sample_adaptively(legal, seat, _draw(table), SAMPLES, EXTRA, BATCH)
     return comparison_of(seat_view, legal, {a: (data[a].match, data[a].round) for a in legal},
-                         greedy_choice(seat_view))
+                         greedy_choice(seat_view), looks=planned_looks(EXTRA, BATCH))
 
 
 def confirmed(seat_view: View, confirm_table: Any, taken: Action) -> Any:
@@ -152,10 +152,7 @@ def hint_cases(count: int) -> Iterator[dict[str, Any]]:
             table = outcome_table(seat_view.legal, seat, players, rng, fractional=fractional)
             fresh = outcome_table(seat_view.legal, seat, players, rng, fractional=fractional)
             found = compared(seat_view, table)
-            why = reasons(seat_view, found)
-            hint = Hint(seat, tuple(HintLine(a, found.values[a], found.vs_best[a],
-                                             found.equal_to_best(a), why[a])
-                                    for a in found.order), found)
+            hint = hint_of(seat_view, found)
             judged = verdict(seat_view, taken, found, confirmed(seat_view, fresh, taken),
                              missed_call=missed)
             yield {"kind": "hint", "rules": record.rules.to_dict(),

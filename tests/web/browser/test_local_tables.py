@@ -288,8 +288,11 @@ def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: P
         [frame] = [f for f in frames if f["type"] == "hint"]
         for index, line in enumerate(frame["actions"]):
             code, params = line["reason"]["code"], line["reason"]["params"]
-            words = re.sub(r"\{(\w+)\}", lambda m, p=params: str(p[m.group(1)]),
-                           dutch[f"reason.{code}"])
+            message = dutch[f"reason.{code}"]
+            if isinstance(message, dict):  # a count: its plural form, written the Dutch way
+                message = message["one" if params["count"] == 1 else "other"]
+                params = {**params, "count": f"{params['count']:g}".replace(".", ",")}
+            words = re.sub(r"\{(\w+)\}", lambda m, p=params: str(p[m.group(1)]), message)
             assert rows.nth(index).locator("td").nth(2).inner_text() == words
 
 
