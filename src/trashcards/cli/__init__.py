@@ -36,6 +36,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
                                                       "write a report."),
     "arena": ("trashcards.cli.arena", "arena", "Rate an agent against the levels: Elo and "
                                                "win rates."),
+    "profile": ("trashcards.cli.profile", "profile_command", "Your profile: matches, "
+                "results, streaks, rating; export or import it."),
     "bots": ("trashcards.cli.info", "bots", "List the bots."),
     "presets": ("trashcards.cli.info", "presets", "List the presets and variants."),
 }

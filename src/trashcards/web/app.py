@@ -328,6 +328,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/rules", page("rules.html")),
         Route("/review", page("review.html")),
         Route("/rules/{lang}", page("rules.html")),
+        Route("/profile", page("profile.html")),
         # The pages again at the addresses the service worker caches them from.
         *(Route(f"/pages/{name}", page(name)) for name in offline.PAGE_NAMES),
         Route("/healthz", healthz),

@@ -23,6 +23,7 @@ import { displayName } from "./names.js";
 import { andList, turnPrompt, wildSlots } from "./prompt.js";
 import * as sound from "./sound.js";
 import { WinBar } from "./winbar.js";
+import { noteMatch } from "./profile.js";
 
 const MAX_ANIMATED = 80;
 
@@ -309,6 +310,8 @@ function setState(state, version, arrived = performance.now()) {
   if (state && (state.to_act === null || app.seats.has(state.to_act))) app.reason = null;
   if (!hotSeat() && app.seats.size === 1) app.entry.shown = Math.min(...app.seats);
   store.updateTable(tableId, { version, shown: app.entry.shown });
+  // players: the match goes into this device's profile (once, when this page plays a seat)
+  if (state && state.phase === "match_over") noteMatch(tableId, app.table, state, app.seats);
   render();
   if (!wasMine && actingSeat() !== null) sound.play("turn");
 }
