@@ -50,6 +50,8 @@ from .limits import (
     proxy_networks,
 )
 from .party import PARTY_TABLES, Parties
+from .players import PAGES as PLAYER_PAGES
+from .players import Players, PlayerSettings
 from .protocol import (
     CreateParty,
     CreateTable,
@@ -154,9 +156,12 @@ class _Guards:
                    proxy_networks(settings.trusted_proxies))
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The whole server for ``settings`` (defaults: those of ``trashcards serve``)."""
+def create_app(settings: Settings | None = None,
+               player_settings: PlayerSettings | None = None) -> Starlette:
+    """The whole server for ``settings`` (defaults: those of ``trashcards serve``);
+    ``player_settings``: those of accounts, ratings and pairing (docs/players.md)."""
     settings = settings or Settings()
+    players = Players(settings, player_settings)  # players: accounts, ratings, pairing
     holder: dict[str, Hub] = {}
     parties: dict[str, Parties] = {}
     guards = _Guards.of(settings)
@@ -175,9 +180,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             warm.start()  # in the background: the server answers at once
             await holder["hub"].resume()
             holder["hub"].start_sweeping()
+            await players.start(holder["hub"])  # players: after the hub, before requests
             gc.freeze()  # what start-up made lives as long as the server: never scan it
             yield
         finally:
+            await players.close()
             if "hub" in holder:
                 holder["hub"].close()
             await store.close()
@@ -329,6 +336,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/review", page("review.html")),
         Route("/rules/{lang}", page("rules.html")),
         Route("/profile", page("profile.html")),
+        *(Route(path, page(name)) for path, name in PLAYER_PAGES.items()),
+        *players.routes(),
         # The pages again at the addresses the service worker caches them from.
         *(Route(f"/pages/{name}", page(name)) for name in offline.PAGE_NAMES),
         Route("/healthz", healthz),
@@ -356,10 +365,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
                              allow_methods=["GET", "POST"], allow_headers=["Content-Type"],
                              expose_headers=["X-Trash-Record", "Retry-After"])
                   ] if settings.allowed_origins else []
-    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
-                     exception_handlers={ProtocolError: protocol_error,
-                                         ValidationError: validation_error,
-                                         StoreError: store_error})
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                    exception_handlers={ProtocolError: protocol_error,
+                                        ValidationError: validation_error,
+                                        StoreError: store_error})
+    app.state.players = players  # players: for tests and benchmarks
+    return app
 
 
 async def _find(hub: Hub, table_id: str) -> Table:
