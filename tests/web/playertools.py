@@ -18,7 +18,7 @@ from trashcards.web.players import PlayerSettings
 
 #: Fast for tests: ratings and pairing every few hundredths of a second.
 FAST = PlayerSettings(rate_interval=0.05, pair_interval=0.05, login_rate=1000.0,
-                      signup_rate=1000.0)
+                      signup_rate=1000.0, habit_interval=3600.0)
 
 
 @contextmanager

@@ -20,6 +20,7 @@ from starlette.routing import Route
 
 from ..players.ratings import FAMILIES, PROVISIONAL_RD, Rating, interval, is_provisional
 from .accounts import Accounts
+from .coaching import habits_of
 from .playerdb import Sql
 from .rater import rating_of
 from .sessions import PlayerError, PlayerSettings, guarded
@@ -105,7 +106,7 @@ class Boards:
                           "before": json.loads(row[10]) if row[10] else None,
                           "after": json.loads(row[11]) if row[11] else None})
         return JSONResponse({"name": shown, "ratings": ratings, "games": games[:HISTORY],
-                             "summary": summarize(games)},
+                             "summary": summarize(games), "habits": await habits_of(sql, account_id)},
                             headers={"Cache-Control": "no-cache"})
 
 

@@ -1,6 +1,6 @@
 """Players on a server: accounts (:mod:`.accounts`), ratings of finished games
 (:mod:`.rater`), quick pairing (:mod:`.pairing`), leaderboards and players' pages
-(:mod:`.boards`), and their pages. :func:`trashcards.web.app.create_app` builds one
+(:mod:`.boards`), habits (:mod:`.coaching`), and their pages. :func:`trashcards.web.app.create_app` builds one
 :class:`Players`, mounts :meth:`Players.routes` and starts and stops it with the hub
 (docs/players.md)."""
 
@@ -14,6 +14,7 @@ from starlette.routing import BaseRoute
 
 from .accounts import Accounts
 from .boards import Boards
+from .coaching import Coaching
 from .hub import Hub
 from .limits import proxy_networks
 from .pairing import Pairing
@@ -47,6 +48,8 @@ class Players:
         self.pairing = Pairing(self._sql, lambda: self.hub, self.accounts, self.options,
                                settings.wall_clock, settings.clock, proxies)
         self.boards = Boards(self._sql, self.accounts, self.options, settings.wall_clock)
+        self.coaching = Coaching(self._sql, lambda: self.hub, settings.wall_clock,
+                                 self.options.habit_interval, self.options.habit_samples)
         self._tasks: list[asyncio.Task[None]] = []
 
     def _sql(self) -> Sql:
@@ -67,7 +70,8 @@ class Players:
         self._hub = hub
         self._sql_value = await open_sql(hub.store)
         self._tasks = [asyncio.create_task(self.rater.run(), name="trashcards-rater"),
-                       asyncio.create_task(self.pairing.run(), name="trashcards-pairing")]
+                       asyncio.create_task(self.pairing.run(), name="trashcards-pairing"),
+                       asyncio.create_task(self.coaching.run(), name="trashcards-coaching")]
 
     async def close(self) -> None:
         for task in self._tasks:

@@ -71,6 +71,7 @@ CREATE TABLE player_games (
     won INTEGER,
     rating_before TEXT,
     rating_after TEXT,
+    judged TEXT,
     PRIMARY KEY (table_id, seat)
 );
 CREATE INDEX player_games_account ON player_games(account_id, finished);
@@ -104,7 +105,7 @@ PLAYER_COLUMNS: Final = {
     "ratings": {"account_id", "family", "rating", "rd", "volatility", "games", "last"},
     "player_games": {"table_id", "seat", "account_id", "name", "family", "rated", "created",
                      "finished", "preset", "players", "seats", "place", "won",
-                     "rating_before", "rating_after"},
+                     "rating_before", "rating_after", "judged"},
     "pairing": {"id", "account_id", "name", "family", "preset", "players", "rating",
                 "bot_after", "created", "seen", "status", "table_id", "seat", "token"},
 }

@@ -69,6 +69,10 @@ class PlayerSettings:
     pair_widen: float = 10.0
     bot_wait: float = 20.0
     pair_stale: float = 30.0
+    #: habits: seconds between two looks for finished games to review, and the deals
+    #: per decision of those reviews
+    habit_interval: float = 10.0
+    habit_samples: int = 60
     #: leaderboards: days since the last rated game within which a player is active
     active_days: float = 30.0
     #: the largest profile kept for an account, in bytes

@@ -12,6 +12,7 @@ import {
   ratingHistory, ratingsNow, saveProfile, summary,
 } from "./profile.js";
 import { renderChart, renderGames, renderRatings, renderResults } from "./playerviews.js";
+import { mountAccount, refresh as refreshAccount } from "./accountbox.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -81,9 +82,10 @@ async function main() {
     $("rules-link").href = paths.rulesPage(currentLanguage());
   };
   retitle();
-  onLanguageChange(() => { translatePage(); retitle(); render(); });
+  onLanguageChange(() => { translatePage(); retitle(); render(); refreshAccount(); });
   wire();
   render();
+  await mountAccount($("account-box"), render);
   document.body.dataset.ready = "1";
 }
 
