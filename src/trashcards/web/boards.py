@@ -105,8 +105,9 @@ class Boards:
                           "place": row[8], "won": bool(row[9]),
                           "before": json.loads(row[10]) if row[10] else None,
                           "after": json.loads(row[11]) if row[11] else None})
+        habits = await habits_of(sql, account_id)
         return JSONResponse({"name": shown, "ratings": ratings, "games": games[:HISTORY],
-                             "summary": summarize(games), "habits": await habits_of(sql, account_id)},
+                             "summary": summarize(games), "habits": habits},
                             headers={"Cache-Control": "no-cache"})
 
 

@@ -1,8 +1,8 @@
 """Players on a server: accounts (:mod:`.accounts`), ratings of finished games
 (:mod:`.rater`), quick pairing (:mod:`.pairing`), leaderboards and players' pages
-(:mod:`.boards`), habits (:mod:`.coaching`), and their pages. :func:`trashcards.web.app.create_app` builds one
-:class:`Players`, mounts :meth:`Players.routes` and starts and stops it with the hub
-(docs/players.md)."""
+(:mod:`.boards`), habits (:mod:`.coaching`), and their pages.
+:func:`trashcards.web.app.create_app` builds one :class:`Players`, mounts
+:meth:`Players.routes` and starts and stops it with the hub (docs/players.md)."""
 
 from __future__ import annotations
 
