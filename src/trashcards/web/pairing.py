@@ -205,7 +205,7 @@ class Pairing:
             raise PlayerError(404, "no_request", "no such request to play")
         rows = await self.sql.fetch(
             "SELECT status, table_id, seat, token, created, bot_after, rating, preset, "
-            "players, account_id, name FROM pairing WHERE id = %s", (ticket,))
+            "players, account_id, name, seated FROM pairing WHERE id = %s", (ticket,))
         if not rows:
             raise PlayerError(404, "no_request", "no such request to play (it was answered "
                                                  "or it expired): ask again")
@@ -220,9 +220,9 @@ class Pairing:
         await self.sql.run("UPDATE pairing SET seen = %s WHERE id = %s", (now, ticket[:64]))
         row = await self._row(ticket)
         status, table_id, seat, token, created, bot_after = row[:6]
-        if status == "seated":
+        if status == "seated":  # waited: from asking to being seated, by the server's clock
             return JSONResponse({"status": "seated", "table_id": table_id, "seat": seat,
-                                 "token": token, "waited": round(now - created, 2)})
+                                 "token": token, "waited": round(row[11] - created, 3)})
         waited = max(0.0, now - created)
         return JSONResponse({"status": "waiting", "waited": round(waited, 2),
                              "window": round(self.options.pair_window
@@ -241,7 +241,7 @@ class Pairing:
         check_csrf(request)
         ticket = request.path_params["ticket"]
         row = await self._row(ticket)
-        status, _t, _s, _k, created, bot_after, rating, preset, players, account_id, name = row
+        status, _t, _s, _k, created, bot_after, rating, preset, players, account_id, name, _ = row
         if status != "waiting":
             raise PlayerError(409, "seated", "this request was seated already")
         if self.now() < bot_after:
@@ -345,8 +345,8 @@ class Pairing:
                     [(member.account, member.name) for member in members])
                 for index, (member, seat) in enumerate(zip(members, mine, strict=True)):
                     await sql.run("UPDATE pairing SET status = 'seated', table_id = %s, "
-                                  "seat = %s, token = %s, seen = %s WHERE id = %s",
-                                  (table_id, index, seat["token"], now, member.id))
+                                  "seat = %s, token = %s, seen = %s, seated = %s WHERE id = %s",
+                                  (table_id, index, seat["token"], now, now, member.id))
                     self.waits.append(now - member.created)
                 seated += len(members)
         return seated

@@ -88,6 +88,7 @@ CREATE TABLE pairing (
     created {time} NOT NULL,
     seen {time} NOT NULL,
     status TEXT NOT NULL,
+    seated {time},
     table_id TEXT,
     seat INTEGER,
     token TEXT
@@ -107,7 +108,8 @@ PLAYER_COLUMNS: Final = {
                      "finished", "preset", "players", "seats", "place", "won",
                      "rating_before", "rating_after", "judged"},
     "pairing": {"id", "account_id", "name", "family", "preset", "players", "rating",
-                "bot_after", "created", "seen", "status", "table_id", "seat", "token"},
+                "bot_after", "created", "seen", "status", "seated", "table_id", "seat",
+                "token"},
 }
 
 
