@@ -47,7 +47,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 EXTRAS: dict[str, str] = {
     **dict.fromkeys(("numba", "numpy", "matplotlib", "ray", "llvmlite"), "sim"),
     **dict.fromkeys(("starlette", "uvicorn", "websockets", "pydantic", "platformdirs",
-                     "httpx", "psycopg", "psycopg_pool"), "web"),
+                     "httpx", "psycopg", "psycopg_pool", "webauthn", "argon2"), "web"),
     **dict.fromkeys(("gymnasium", "pettingzoo", "pyspiel", "open_spiel"), "envs"),
     **dict.fromkeys(("torch", "sb3_contrib", "stable_baselines3"), "train"),
 }
