@@ -25,7 +25,7 @@ function fillFamilies() {
 function render() {
   fillFamilies();
   if (!shown) return;
-  $("board-help").textContent = t("board.help", { days: shown.active_days });
+  $("board-help").textContent = t("leaders.help", { days: shown.active_days });
   $("board-body").replaceChildren(...shown.players.map((entry) => {
     const row = document.createElement("tr");
     if (shown.you && shown.you.rank === entry.rank) row.className = "me";
@@ -47,7 +47,7 @@ function render() {
   }));
   $("board-empty").hidden = shown.players.length > 0;
   $("board-you").textContent = shown.you
-    ? t("board.you", { rank: shown.you.rank, count: shown.ranked }) : "";
+    ? t("leaders.you", { rank: shown.you.rank, count: shown.ranked }) : "";
 }
 
 async function load() {
@@ -59,7 +59,7 @@ async function load() {
 }
 
 async function main() {
-  await startPage("board.page_title", render);
+  await startPage("leaders.page_title", render);
   fillFamilies();
   $("board-family").addEventListener("change", () => {
     family = $("board-family").value;
