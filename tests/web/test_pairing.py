@@ -76,6 +76,16 @@ def test_two_who_ask_for_the_same_are_seated_together(database: str | Path) -> N
             assert json.loads(ws.receive_text())["seats"] == [seated[0]["seat"]]
 
 
+def test_two_with_one_name_are_seated_as_two(tmp_path: Path) -> None:
+    with players_server(tmp_path / "db.sqlite3") as client:
+        tickets = [_ask(client, {"preset": "standard", "players": 2, "name": "A" * 24,
+                                 "wait": 60}) for _ in range(2)]
+        seated = [wait_for(lambda t=t: (lambda r: r if r["status"] == "seated" else None)(
+            post(client, f"/api/pair/{t}").json())) for t in tickets]
+        info = client.get(f"/api/tables/{seated[0]['table_id']}").json()
+        assert [s["name"] for s in info["seats"]] == ["A" * 24, "A" * 21 + " 2"]
+
+
 def test_after_the_chosen_wait_a_level_near_the_rating_is_offered_and_rated(
         database: str | Path) -> None:
     with players_server(database) as client:

@@ -91,9 +91,6 @@ class Boards:
             raise PlayerError(404, "no_player", "no player has this name")
         account_id, shown = rows[0]
         now = self.now()
-        ratings = {row[0]: rating_json(rating_of(row[1:6], now), row[4]) for row in
-                   await sql.fetch("SELECT family, rating, rd, volatility, games, last FROM "
-                                   "ratings WHERE account_id = %s", (account_id,))}
         games = []
         for row in await sql.fetch(
                 "SELECT table_id, seat, family, rated, finished, preset, players, seats, "
@@ -105,6 +102,11 @@ class Boards:
                           "place": row[8], "won": bool(row[9]),
                           "before": json.loads(row[10]) if row[10] else None,
                           "after": json.loads(row[11]) if row[11] else None})
+        # read after the games: a game's rating is written with it, so every rated game
+        # read has its rating here (the other order could read a game before its rating)
+        ratings = {row[0]: rating_json(rating_of(row[1:6], now), row[4]) for row in
+                   await sql.fetch("SELECT family, rating, rd, volatility, games, last FROM "
+                                   "ratings WHERE account_id = %s", (account_id,))}
         habits = await habits_of(sql, account_id)
         return JSONResponse({"name": shown, "ratings": ratings, "games": games[:HISTORY],
                              "summary": summarize(games), "habits": habits},

@@ -37,7 +37,7 @@ from starlette.routing import Route
 
 from ..ai.levels import LEVELS
 from ..errors import TrashError
-from ..names import NameRefusedError
+from ..names import MAX_NAME, NameRefusedError
 from ..players.naming import check_player_name
 from ..players.ratings import NEWCOMER, family_of
 from ..rules import Rules
@@ -47,6 +47,7 @@ from .limits import AddressLimiter, Network
 from .playerdb import Sql
 from .protocol import CreateTable, ProtocolError, SeatSpec
 from .rater import rating_of
+from .seats import unique_name
 from .sessions import PlayerError, PlayerSettings, address, body, check_csrf, guarded, limit
 from .store import StoreError
 
@@ -283,6 +284,16 @@ class Pairing:
         """A table with these people (account id or none, name) and, for ``None``, the
         bot ``bot``; a ``player_games`` row for each account's seat. Returns the table id
         and the people's seats with their tokens, in order."""
+        # people may share a name (two "Player"s, say): the later ones get "Ana 2" …
+        named: list[str] = []
+        for seat in seats:
+            if seat is not None:
+                given = seat[1]
+                named.append(given if given.casefold() not in {n.casefold() for n in named}
+                             else unique_name(given[:MAX_NAME - 3],
+                                              [*named, given[:MAX_NAME - 3]]))
+        names = iter(named)
+        seats = [None if seat is None else (seat[0], next(names)) for seat in seats]
         specs = [SeatSpec(kind="me", name=seat[1]) if seat is not None
                  else SeatSpec(kind="bot", bot=bot) for seat in seats]
         try:
