@@ -11,7 +11,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browserkit import play_until_round_over, serve
+
+pytestmark = pytest.mark.browser
 
 AUTHENTICATOR = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
                  "hasUserVerification": True, "isUserVerified": True,

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+pytestmark = pytest.mark.browser
+
 
 def _ask(page: Any, base: str, name: str, wait: str = "60") -> None:
     page.goto(f"{base}/play")

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browserkit import play_until_round_over
 from statichost import static_host
 
@@ -16,6 +17,8 @@ from trashcards.players.profile import Profile
 from trashcards.players.ratings import interval
 from trashcards.web.offline import build_static
 from trashcards.web.settings import Settings
+
+pytestmark = pytest.mark.browser
 
 
 def _play_kids_match_on_device(page: Any, base: str) -> None:
@@ -85,6 +88,15 @@ def test_the_profile_keeps_a_match_played_offline_in_the_static_build(
         rating = profile.ratings()["kids"]
         assert row[2] == f"{rating.rating:.0f}?"
         assert row[3] == "{}–{}".format(*interval(rating))
+
+        # offline (the service worker's copy of the page), the profile is all there
+        page.goto(f"{base}/")
+        page.evaluate("navigator.serviceWorker.ready")
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        context.set_offline(True)
+        page.goto(f"{base}/profile/")
+        assert _profile_shown(page) == shown
+        context.set_offline(False)
 
         other = new_context().new_page()
         other.goto(f"{base}/profile/")
