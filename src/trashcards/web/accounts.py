@@ -15,6 +15,7 @@ one checks the CSRF token (:func:`trashcards.web.sessions.check_csrf`).
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import math
@@ -27,22 +28,6 @@ from urllib.parse import urlsplit
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from webauthn import (
-    base64url_to_bytes,
-    generate_authentication_options,
-    generate_registration_options,
-    options_to_json,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers import bytes_to_base64url
-from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
-    PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 from ..errors import TrashError
 from ..names import NameRefusedError
@@ -201,7 +186,7 @@ class Accounts:
             await sql.run("DELETE FROM challenges WHERE expires <= %s", (now,))
             await sql.run("INSERT INTO challenges (id, challenge, purpose, data, expires) "
                           "VALUES (%s, %s, %s, %s, %s)",
-                          (ceremony, bytes_to_base64url(challenge), purpose, json.dumps(data),
+                          (ceremony, _b64(challenge), purpose, json.dumps(data),
                            now + self.options.challenge_ttl))
         return ceremony
 
@@ -217,35 +202,27 @@ class Accounts:
             await sql.run("DELETE FROM challenges WHERE id = %s", (ceremony,))
         if not rows:
             raise PlayerError(400, "expired", "this passkey request expired: try again")
-        return base64url_to_bytes(rows[0][0]), json.loads(rows[0][1] or "{}")
+        return _unb64(rows[0][0]), json.loads(rows[0][1] or "{}")
 
     def _register_options(self, request: Request, user_id: str, name: str,
-                          exclude: list[str]) -> tuple[bytes, str]:
+                          exclude: list[str]) -> tuple[bytes, dict[str, Any]]:
+        from .passkeys import registration_options
+
         rp_id, _origin = self._relying_party(request)
-        options = generate_registration_options(
-            rp_id=rp_id, rp_name=self.options.rp_name, user_name=name,
-            user_id=user_id.encode(), user_display_name=name,
-            authenticator_selection=AuthenticatorSelectionCriteria(
-                resident_key=ResidentKeyRequirement.REQUIRED,
-                user_verification=UserVerificationRequirement.PREFERRED),
-            exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c))
-                                 for c in exclude])
-        return options.challenge, options_to_json(options)
+        return registration_options(rp_id, self.options.rp_name, user_id, name, exclude)
 
     def _verify_registration(self, request: Request, credential: object,
                              challenge: bytes) -> tuple[str, str, int]:
+        from .passkeys import PasskeyError, verify_registration
+
         rp_id, origin = self._relying_party(request)
         if not isinstance(credential, dict):
             raise PlayerError(400, "bad_request", "credential: the passkey's answer")
         try:
-            verified = verify_registration_response(
-                credential=credential, expected_challenge=challenge, expected_rp_id=rp_id,
-                expected_origin=origin)
-        except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+            return verify_registration(credential, challenge, rp_id, origin)
+        except PasskeyError as exc:
             raise PlayerError(400, "passkey_refused", f"the passkey was not accepted: "
-                                                      f"{str(exc)[:200]}") from None
-        return (bytes_to_base64url(verified.credential_id),
-                bytes_to_base64url(verified.credential_public_key), verified.sign_count)
+                                                      f"{exc}") from None
 
     # -- the routes --------------------------------------------------------------------
 
@@ -349,7 +326,7 @@ class Accounts:
         user_id = secrets.token_urlsafe(16)
         challenge, options = self._register_options(request, user_id, name, [])
         ceremony = await self._challenge(challenge, "signup", {"name": name})
-        return JSONResponse({"ceremony": ceremony, "options": json.loads(options)})
+        return JSONResponse({"ceremony": ceremony, "options": options})
 
     async def signup_passkey(self, request: Request) -> Response:
         check_csrf(request)
@@ -365,12 +342,12 @@ class Accounts:
     async def login_options(self, request: Request) -> Response:
         check_csrf(request)
         limit(self.logins, address(request, self.proxies), "sign-in attempts")
+        from .passkeys import authentication_options
+
         rp_id, _origin = self._relying_party(request)
-        options = generate_authentication_options(
-            rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
-        ceremony = await self._challenge(options.challenge, "login", {})
-        return JSONResponse({"ceremony": ceremony,
-                             "options": json.loads(options_to_json(options))})
+        challenge, options = authentication_options(rp_id)
+        ceremony = await self._challenge(challenge, "login", {})
+        return JSONResponse({"ceremony": ceremony, "options": options})
 
     async def login_passkey(self, request: Request) -> Response:
         check_csrf(request)
@@ -384,17 +361,17 @@ class Accounts:
         if not rows:
             raise PlayerError(401, "unknown_passkey", "this passkey belongs to no account "
                                                       "here (was the account deleted?)")
+        from .passkeys import PasskeyError, verify_authentication
+
         rp_id, origin = self._relying_party(request)
         try:
-            verified = verify_authentication_response(
-                credential=credential, expected_challenge=challenge, expected_rp_id=rp_id,
-                expected_origin=origin, credential_public_key=base64url_to_bytes(rows[0][1]),
-                credential_current_sign_count=int(rows[0][2]))
-        except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+            count = verify_authentication(credential, challenge, rp_id, origin, rows[0][1],
+                                          int(rows[0][2]))
+        except PasskeyError as exc:
             raise PlayerError(401, "passkey_refused", f"the passkey was not accepted: "
-                                                      f"{str(exc)[:200]}") from None
+                                                      f"{exc}") from None
         await self.sql.run("UPDATE passkeys SET sign_count = %s WHERE id = %s",
-                           (verified.new_sign_count, credential["id"]))
+                           (count, credential["id"]))
         response = JSONResponse({"signed_in": True})
         await self._start_session(request, response, rows[0][0])
         return response
@@ -406,7 +383,7 @@ class Accounts:
             "SELECT id FROM passkeys WHERE account_id = %s", (account.id,))]
         challenge, options = self._register_options(request, account.id, account.name, known)
         ceremony = await self._challenge(challenge, "add", {"account": account.id})
-        return JSONResponse({"ceremony": ceremony, "options": json.loads(options)})
+        return JSONResponse({"ceremony": ceremony, "options": options})
 
     async def add_passkey(self, request: Request) -> Response:
         check_csrf(request)
@@ -568,6 +545,14 @@ class Accounts:
         response.delete_cookie(SESSION_COOKIE, path="/")
         log.info("an account was deleted")
         return response
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 async def body_of_size(request: Request, limit_bytes: int) -> dict[str, Any]:

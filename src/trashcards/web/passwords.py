@@ -6,6 +6,7 @@ runs in a worker thread, never on the event loop."""
 from __future__ import annotations
 
 import asyncio
+from functools import cache
 from typing import Final
 
 from argon2 import PasswordHasher
@@ -16,9 +17,14 @@ __all__ = ["MAX_PASSWORD", "MIN_PASSWORD", "check_password", "hash_password", "v
 MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 256
 _HASHER: Final = PasswordHasher()
-#: Verified when a name has no account, so an unknown name takes as long as a wrong
-#: password (names are public anyway, on the leaderboards).
-_DUMMY: Final = _HASHER.hash("not a password of anyone")
+
+
+@cache
+def _dummy() -> str:
+    """Verified when a name has no account, so an unknown name takes as long as a wrong
+    password (names are public anyway, on the leaderboards). Made at first use, not at
+    start (a hash takes a while)."""
+    return _HASHER.hash("not a password of anyone")
 
 
 def check_password(password: object) -> str | None:
@@ -42,7 +48,7 @@ async def verify(stored: str | None, password: str) -> bool:
     without a password: always false, after the same work)."""
     def check() -> bool:
         try:
-            return _HASHER.verify(stored or _DUMMY, password) and stored is not None
+            return _HASHER.verify(stored or _dummy(), password) and stored is not None
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             return False
     return await asyncio.to_thread(check)
