@@ -120,6 +120,7 @@ class Pairing:
         self.now = wall_clock
         self.proxies = proxies
         self.asks = AddressLimiter(1.0, 20, clock)
+        self._next_sweep = 0.0
         #: seconds from asking to being seated, for each person seated by this process
         #: (a benchmark reads them)
         self.waits: list[float] = []
@@ -327,14 +328,20 @@ class Pairing:
             await asyncio.sleep(self.options.pair_interval)
 
     async def match(self) -> int:
-        """Seat every group that can be seated now; returns how many people were."""
+        """Seat every group that can be seated now; returns how many people were. An
+        empty pool costs one read (no write, no lock)."""
         now = self.now()
         sql = self.sql
-        await sql.run("DELETE FROM pairing WHERE (status = 'waiting' AND seen < %s) OR "
-                      "(status = 'seated' AND seen < %s)",
-                      (now - self.options.pair_stale, now - 10 * self.options.pair_stale))
+        if now >= self._next_sweep:  # requests nobody asks about any more leave
+            self._next_sweep = now + self.options.pair_stale / 4
+            await sql.run("DELETE FROM pairing WHERE (status = 'waiting' AND seen < %s) OR "
+                          "(status = 'seated' AND seen < %s)",
+                          (now - self.options.pair_stale, now - 10 * self.options.pair_stale))
+        waiting = await sql.fetch(_WAITING)
+        if len(waiting) < 2:
+            return 0
         if not sql.postgres:  # one process: no one else matches
-            return await self._seat(sql, await sql.fetch(_WAITING), now)
+            return await self._seat(sql, waiting, now)
         async with sql.transaction() as tx:
             got = await tx.fetch("SELECT pg_try_advisory_xact_lock(%s)", (_MATCH_LOCK,))
             if not got[0][0]:

@@ -80,14 +80,16 @@ class Rater:
     async def rate_pending(self) -> int:
         """Rate every pending game whose table is over; how many were rated."""
         sql = self._sql()
+        # games whose table expired before it ended never will: forget them
+        await sql.run("DELETE FROM player_games WHERE finished IS NULL AND NOT EXISTS "
+                      "(SELECT 1 FROM tables t WHERE t.id = player_games.table_id)")
         pending = [r[0] for r in await sql.fetch(
-            "SELECT DISTINCT table_id FROM player_games WHERE finished IS NULL LIMIT 200")]
+            "SELECT DISTINCT p.table_id FROM player_games p JOIN tables t ON t.id = "
+            "p.table_id WHERE p.finished IS NULL AND t.status = 'over' LIMIT 200")]
         done = 0
         for table_id in pending:
             row = await self._storage().load(table_id)
-            if row is None:  # expired before it ended: it never will
-                await sql.run("DELETE FROM player_games WHERE table_id = %s AND finished IS "
-                              "NULL", (table_id,))
+            if row is None:
                 continue
             if row.status != "over":
                 continue
