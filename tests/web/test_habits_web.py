@@ -28,4 +28,4 @@ def test_a_finished_game_is_reviewed_once_into_the_players_habits(tmp_path: Path
             assert habit["low"] <= habit["rate"] <= habit["high"]
             assert habit["games"] == 1
         players = client.app.state.players  # type: ignore[attr-defined]
-        assert client.portal.call(players.coaching.judge_one) is False  # once only
+        assert client.portal.call(players.coaching.judge_one) is False  # type: ignore[union-attr]
