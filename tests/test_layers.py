@@ -34,6 +34,7 @@ CORE = frozenset({
 })
 RANK = dict.fromkeys(CORE, 0) | {
     "bots": 1, "pictures": 1, "simulation": 2, "sim": 3, "ai": 4, "envs": 5, "lab": 5,
+    "players": 5,
     "tui": 6, "web": 6, "arena": 6, "cli": 7, "__main__": 8,
 }
 

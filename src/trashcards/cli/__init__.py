@@ -36,6 +36,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
                                                       "write a report."),
     "arena": ("trashcards.cli.arena", "arena", "Rate an agent against the levels: Elo and "
                                                "win rates."),
+    "profile": ("trashcards.cli.profile", "profile_command", "Your profile: matches, "
+                "results, streaks, rating; export or import it."),
     "bots": ("trashcards.cli.info", "bots", "List the bots."),
     "presets": ("trashcards.cli.info", "presets", "List the presets and variants."),
 }
@@ -45,7 +47,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 EXTRAS: dict[str, str] = {
     **dict.fromkeys(("numba", "numpy", "matplotlib", "ray", "llvmlite"), "sim"),
     **dict.fromkeys(("starlette", "uvicorn", "websockets", "pydantic", "platformdirs",
-                     "httpx", "psycopg", "psycopg_pool"), "web"),
+                     "httpx", "psycopg", "psycopg_pool", "webauthn", "argon2"), "web"),
     **dict.fromkeys(("gymnasium", "pettingzoo", "pyspiel", "open_spiel"), "envs"),
     **dict.fromkeys(("torch", "sb3_contrib", "stable_baselines3"), "train"),
 }

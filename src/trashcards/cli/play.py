@@ -34,6 +34,7 @@ from ..tui.seats import Seat, SeatError, level_bots, make_seats, seats_from_name
 from ..tui.terminal import KeyPressReader, LineReader, Reader
 from . import registered  # noqa: F401  (every bot by name)
 from .options import rules_given, rules_options
+from .profiles import default_profile_path, remember
 from .records import fail
 
 __all__ = ["play"]
@@ -171,6 +172,11 @@ def _mode(requested: str | None) -> str:
               help=f"Pause before each bot move (default {DEFAULT_BOT_DELAY} on a terminal, "
                    "0 when input is piped); the full screen shows a chain's steps at up to "
                    f"half that pace (at most {MAX_STEP_PACE} s a step).")
+@click.option("--profile", "profile", type=click.Path(dir_okay=False, path_type=Path),
+              help="The profile file that remembers your finished matches, results and "
+                   "rating (default: profile.json in your data folder; `trashcards "
+                   "profile` shows it).")
+@click.option("--no-profile", is_flag=True, help="Do not record this match in a profile.")
 @click.option("--screen", "mode", flag_value="screen",
               help="The full-screen game (the default on a terminal).")
 @click.option("--keys", "mode", flag_value="keys",
@@ -180,7 +186,7 @@ def _mode(requested: str | None) -> str:
 def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
          hotseat: str | None, rules: Rules, seed: int | None, save: Path | None,
          force: bool, resume: Path | None, bot_delay: float | None,
-         mode: str | None) -> None:
+         profile: Path | None, no_profile: bool, mode: str | None) -> None:
     """Play Trash in the terminal: you against bots, or hot-seat.
 
     \b
@@ -194,6 +200,9 @@ def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
     screen is hidden between their turns.
     """
     mode = _mode(mode)
+    if no_profile and profile is not None:
+        raise click.UsageError("give either --profile or --no-profile, not both")
+    profile = None if no_profile else (profile or default_profile_path())
     if save is not None:
         _check_save(save, force, resume)
     console = Console(highlight=False)
@@ -224,12 +233,17 @@ def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
     interactive = sys.stdin.isatty()
     delay = (DEFAULT_BOT_DELAY if interactive else 0.0) if bot_delay is None else bot_delay
     if mode == "screen":
-        outcome = _play_full_screen(Game(match, seats, choosers, save), console, opening,
-                                    delay, hints)
+        game = Game(match, seats, choosers, save)
+        outcome = _play_full_screen(game, console, opening, delay, hints)
+        match = game.match
     else:
         for line in opening:
             console.print(line, markup=False)
         outcome = _play_lines(match, seats, choosers, console, save, delay, mode, hints)
+    if profile is not None and outcome is Outcome.FINISHED:
+        for line in remember(profile, match.state, [seat.name for seat in seats],
+                             [seat.human for seat in seats]):
+            console.print(line, markup=False)
     if outcome is Outcome.INTERRUPTED:
         raise SystemExit(130)
 

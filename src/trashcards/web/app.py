@@ -42,6 +42,8 @@ from .connection import dumps
 from .hub import Hub
 from .limits import AddressLimiter
 from .party import PARTY_TABLES
+from .players import PAGES as PLAYER_PAGES
+from .players import Players, PlayerSettings
 from .protocol import CreateParty, CreateTable, JoinTable, ProtocolError, parse_json
 from .services import Guards, Services, address_of, origin_allowed
 from .settings import Settings
@@ -59,9 +61,12 @@ _STATUS = {"no_table": 404, "no_party": 404, "quarantined": 410, "seat_taken": 4
            "busy": 503, "bad_record": 422, "unavailable": 503}
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The whole server for ``settings`` (defaults: those of ``trashcards serve``)."""
+def create_app(settings: Settings | None = None,
+               player_settings: PlayerSettings | None = None) -> Starlette:
+    """The whole server for ``settings`` (defaults: those of ``trashcards serve``);
+    ``player_settings``: those of accounts, ratings and pairing (docs/players.md)."""
     settings = settings or Settings()
+    players = Players(settings, player_settings)  # players: accounts, ratings, pairing
     services = Services(settings, Guards.of(settings),
                         Jinja2Templates(directory=settings.templates_dir))
 
@@ -74,9 +79,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             services.warm.start()  # in the background: the server answers at once
             await services.hub.resume()
             services.hub.start_sweeping()
+            await players.start(services.hub)  # players: after the hub, before requests
             gc.freeze()  # what start-up made lives as long as the server: never scan it
             yield
         finally:
+            await players.close()
             if services.started:
                 services.hub.close()
             await store.close()
@@ -88,6 +95,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/rules", page("rules.html")),
         Route("/review", page("review.html")),
         Route("/rules/{lang}", page("rules.html")),
+        Route("/profile", page("profile.html")),
+        *(Route(path, page(name)) for path, name in PLAYER_PAGES.items()),
+        *players.routes(),
         # The pages again at the addresses the service worker caches them from.
         *(Route(f"/pages/{name}", page(name)) for name in offline.PAGE_NAMES),
         Route("/healthz", healthz),
@@ -120,6 +130,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                         ValidationError: validation_error,
                                         StoreError: store_error})
     app.state.services = services
+    app.state.players = players  # players: for tests and benchmarks
     return app
 
 

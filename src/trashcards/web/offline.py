@@ -36,14 +36,19 @@ SW_PATH: Final = "/sw.js"
 MANIFEST_PATH: Final = "/manifest.webmanifest"
 #: The pages, each rendered from ``templates/NAME`` (which extends ``base.html``) and
 #: served, for the worker, at ``/pages/NAME``.
-PAGE_NAMES: Final = ("index.html", "table.html", "party.html", "rules.html", "review.html")
+PAGE_NAMES: Final = ("index.html", "table.html", "party.html", "rules.html", "review.html",
+                     "profile.html", "play.html", "leaderboard.html")
 #: The pages of the shell: the address below the app's root (or, ending in ``/``, the
 #: addresses under it) and the rendered page that answers it. The worker answers every
 #: table, party and rules language address with the one page.
 PAGES: Final = {"": "pages/index.html", "index.html": "pages/index.html",
                 "t/": "pages/table.html", "p/": "pages/party.html",
                 "rules": "pages/rules.html", "rules/": "pages/rules.html",
-                "review": "pages/review.html", "review/": "pages/review.html"}
+                "review": "pages/review.html", "review/": "pages/review.html",
+                "profile": "pages/profile.html", "profile/": "pages/profile.html",
+                "play": "pages/play.html", "play/": "pages/play.html",
+                "leaderboard": "pages/leaderboard.html",
+                "leaderboard/": "pages/leaderboard.html"}
 #: The root of the worker's copies of the pages in a static build: the worker puts the
 #: app's root (its scope's path) in its place when it answers a page.
 ROOT_MARK: Final = "__TRASH_ROOT__/"
@@ -52,6 +57,9 @@ _STATIC_PAGES: Final = {"index.html": ("index.html", "./"), "t/index.html": ("ta
                         "p/index.html": ("party.html", "../"),
                         "rules/index.html": ("rules.html", "../"),
                         "review/index.html": ("review.html", "../"),
+                        "profile/index.html": ("profile.html", "../"),
+                        "play/index.html": ("play.html", "../"),
+                        "leaderboard/index.html": ("leaderboard.html", "../"),
                         # a host answers an unknown address (/t/local-…) with it
                         "404.html": ("table.html", "../")}
 _TEMPLATE: Final = "sw.js"  # in static/, not itself a shell file

@@ -41,6 +41,7 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import AsyncConnectionPool
 
+from .playerschema import player_tables
 from .storage import Bus, Handler, Notice, OwnerLostError, SeatTakenError
 from .store import (
     FinalTakenError,
@@ -117,6 +118,8 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         final TEXT
     );
     """,
+    # 3: the players' tables (trashcards.web.playerschema)
+    ";\n".join(player_tables(postgres=True)) + ";",
 )
 
 #: Advisory lock taken while migrating (other keys are processes' lock_key, from 1 up).

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from .playerschema import PLAYER_COLUMNS, player_tables
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no second-process guard
@@ -115,11 +117,18 @@ def _version_1(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS tables_party ON tables(party)")
 
 
+def _version_2(db: sqlite3.Connection) -> None:
+    """The players' tables: accounts, passkeys, sessions, ratings, the games of players
+    and the pairing pool (:mod:`trashcards.web.playerschema`)."""
+    for statement in player_tables(postgres=False):
+        db.execute(statement)
+
+
 #: The schema, one migration per version (``PRAGMA user_version``, 0 for a new file or
 #: one made before versions were kept), each applied in its own transaction with the
 #: version it reaches: like the PostgreSQL backend's numbered migrations. Never edit a
 #: released one; add the next.
-MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (_version_1,)
+MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (_version_1, _version_2)
 #: The columns of each table that this version writes (any other column must have a
 #: default or allow NULL, or every insert would fail).
 _COLUMNS: Final = {
@@ -128,6 +137,7 @@ _COLUMNS: Final = {
     "seats": {"table_id", "seat", "kind", "name", "bot", "token_hash"},
     "moves": {"table_id", "idx", "move"},
     "parties": {"id", "created", "data", "final"},
+    **PLAYER_COLUMNS,
 }
 
 
@@ -249,6 +259,11 @@ class Store:
             self.close()
             raise StoreError(f"cannot write the database {self.path}: {exc} (is the file or "
                              "its directory read-only, or the disk full?)") from None
+
+    def connection(self) -> sqlite3.Connection:
+        """The open connection, for the players' tables (:mod:`trashcards.web.playerdb`),
+        which share the file and its lock. Used on the event loop only, like the store."""
+        return self._db
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):

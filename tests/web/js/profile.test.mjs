@@ -1,0 +1,56 @@
+// The browser's profile and ratings (static/js/profile.js, ratings.js, glicko2.js)
+// against the Python ones: the paper's worked example, the levels' Elo, and the same
+// rating history and summary for seeded random profiles made by
+// tests/web/test_js_profile.py (TRASH_PROFILE_CASES; skipped without it).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { rating, update } from "../../../src/trashcards/web/static/js/glicko2.js";
+import { LEVELS } from "../../../src/trashcards/web/static/js/ratings.js";
+
+// profile.js reads localStorage only when asked; Node has none, and needs none here.
+const profile = await import("../../../src/trashcards/web/static/js/profile.js");
+const path = process.env.TRASH_PROFILE_CASES;
+const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-7 * Math.max(1, Math.abs(b)),
+  `${what}: ${a} != ${b}`);
+
+test("the paper's worked example", () => {
+  const after = update(rating(1500, 200, 0.06), [[rating(1400, 30), 1],
+    [rating(1550, 100), 0], [rating(1700, 300), 0]]);
+  // the paper rounds its steps: 1464.06, 151.52, 0.05999
+  assert.ok(Math.abs(after.rating - 1464.06) <= 0.01, String(after.rating));
+  assert.ok(Math.abs(after.rd - 151.52) <= 0.01, String(after.rd));
+  assert.ok(Math.abs(after.volatility - 0.05999) <= 0.00001, String(after.volatility));
+});
+
+test("profiles rate and add up as in Python", { skip: !path }, () => {
+  const cases = JSON.parse(readFileSync(path, "utf-8"));
+  assert.deepEqual(LEVELS, cases.levels);
+  let games = 0;
+  for (const item of cases.profiles) {
+    const parsed = profile.parseProfile(JSON.stringify(item.profile));
+    assert.equal(parsed.games.length, item.profile.games.length);
+    games += parsed.games.length;
+    assert.deepEqual(profile.summary(parsed), item.summary);
+    const history = profile.ratingHistory(parsed);
+    assert.deepEqual(Object.keys(history).sort(), Object.keys(item.history).sort());
+    for (const [family, points] of Object.entries(item.history)) {
+      assert.equal(history[family].length, points.length, family);
+      points.forEach((point, i) => {
+        const mine = history[family][i];
+        assert.equal(mine.game, point.game);
+        for (const key of ["rating", "rd", "volatility"]) {
+          close(mine.rating[key], point.rating[key], `${family} ${i} ${key}`);
+        }
+      });
+    }
+    const now = profile.ratingsNow(parsed, item.now);
+    for (const [family, r] of Object.entries(item.now_ratings)) close(now[family].rd, r.rd, family);
+  }
+  for (const bad of cases.refused) {
+    assert.throws(() => profile.parseProfile(JSON.stringify(bad.profile)),
+      (err) => err instanceof profile.ProfileError && err.message.includes(bad.says), bad.says);
+  }
+  console.log(`checked ${cases.profiles.length} profiles, ${games} games`);
+});
