@@ -110,7 +110,7 @@ def child(group: str) -> None:
     rows: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0])
     stack: list[list[Any]] = []  # [kind, key, start, nested compile time, nested llvm]
 
-    class Recorder(event.Listener):  # type: ignore[misc]
+    class Recorder(event.Listener):  # numba's, untyped
         def __init__(self, kind: str) -> None:
             self.kind = kind
 
@@ -139,8 +139,9 @@ def child(group: str) -> None:
                         frame[4] += total
                         break
 
-    event.register("numba:compile", Recorder("compile"))
-    event.register("numba:llvm_lock", Recorder("llvm"))
+    events: Any = event  # numba's, untyped
+    events.register("numba:compile", Recorder("compile"))
+    events.register("numba:llvm_lock", Recorder("llvm"))
     wall, cpu = time.perf_counter(), time.process_time()
     marks = _work(group)
     out = {"group": group, "wall": time.perf_counter() - wall,

@@ -38,25 +38,27 @@ How the kernel compiles once (numba's own defaults would compile it many times o
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
 
 import numba
-from numba.core import types
+from numba.core import event, types
 from numba.core.registry import CPUDispatcher
 
 __all__ = ["CACHE_DIR", "SOURCES", "STALE_DAYS", "KernelDispatcher", "cache_dir",
-           "canonical", "guarded_jit", "kjit", "source_hash"]
+           "canonical", "compiling", "guarded_jit", "kjit", "source_hash"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 _CONFIG: Any = numba.config  # typed loosely: its settings are set at import time
+_TYPES: Any = types  # numba's types, untyped
 _HERE: Final = Path(__file__).resolve().parent
 #: Every source file whose text the compiled kernel depends on: the kernel's modules and
 #: the modules they take constants from (a test checks that the list is complete).
@@ -128,13 +130,13 @@ def canonical(kind: Any) -> Any:
     """The numba type a kernel function is compiled for when called with an argument of
     numba type ``kind``: its plain type (no literal value), an integer narrower than
     64 bits widened to ``int64``."""
-    kind = types.unliteral(kind)
-    if isinstance(kind, types.Integer) and kind.bitwidth < 64:
-        return types.int64
+    kind = _TYPES.unliteral(kind)
+    if isinstance(kind, _TYPES.Integer) and kind.bitwidth < 64:
+        return _TYPES.int64
     return kind
 
 
-class KernelDispatcher(CPUDispatcher):  # type: ignore[misc]  # numba is untyped
+class KernelDispatcher(CPUDispatcher):  # numba's, untyped
     """numba's CPU dispatcher, compiling a call from compiled code for the
     :func:`canonical` types of its arguments (see the module)."""
 
@@ -168,3 +170,25 @@ def kjit(inline: bool = False, parallel: bool = False) -> Callable[[_F], _F]:
     """The kernel's decorator: compiled without the GIL, cached in :data:`CACHE_DIR`;
     ``inline``: a small function LLVM inlines into every caller, compiled once."""
     return guarded_jit(CACHE_DIR, inline, parallel)
+
+
+class _FirstCompile(event.Listener):  # numba's, untyped
+    def __init__(self, notice: Callable[[], None]) -> None:
+        self.notice: Callable[[], None] | None = notice
+
+    def on_start(self, _event: Any) -> None:
+        notice, self.notice = self.notice, None
+        if notice is not None:
+            notice()
+
+    def on_end(self, _event: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def compiling(notice: Callable[[], None]) -> Iterator[None]:
+    """Within the block, ``notice()`` is called once, when numba starts compiling (and
+    never when it loads everything from its cache): a command says that it compiles,
+    and only when it does."""
+    with event.install_listener("numba:compile", _FirstCompile(notice)):
+        yield
