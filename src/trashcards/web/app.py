@@ -11,10 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import importlib
 import logging
 import math
-import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -37,7 +35,7 @@ from ..ai.levels import LEVELS
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
 from . import offline
-from .advice import Budget, Work, review_message, warm_up
+from .advice import Budget, WarmUp, Work, review_message
 from .backends import open_storage
 from .connection import Close, Connection, dumps
 from .hub import Hub
@@ -87,47 +85,6 @@ FULL = Close(4503, "the server has as many connections as it takes: try again la
 _MAX_ID = 64
 
 
-class WarmUp:
-    """The AI's warm-up (:func:`~trashcards.web.advice.warm_up`: on a first start, numba
-    compiles the fast kernel, half a minute or more) in a thread of its own, so
-    that the server answers at once. Until it is done, hints, win chances and expert bots
-    wait for it (the kernel's first calls wait for its compilation); ``/healthz`` says
-    ``"ai": "warming_up"`` and the table page shows a note."""
-
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        #: the engine the AI runs on ("fast" or "reference"), once done
-        self.engine: str | None = None
-        self.seconds: float | None = None
-
-    @property
-    def state(self) -> str:
-        return "ready" if self.done.is_set() else "warming_up"
-
-    def start(self) -> None:
-        # numpy is imported here first: its modules import one another, and two threads
-        # importing it at once (this one's kernel and, say, a request's pytest.approx or a
-        # worker's) can be handed a partly initialised module by Python's deadlock
-        # avoidance ("partially initialized module 'numpy'").
-        with contextlib.suppress(ImportError):
-            importlib.import_module("numpy")
-        threading.Thread(target=self._run, name="trashcards-warm-up", daemon=True).start()
-
-    def _run(self) -> None:
-        start = time.monotonic()
-        warm_log.info("warming up the AI: hints, win chances and expert bots wait until it "
-                      "is ready (a first start compiles the fast engine: half a minute or more)")
-        try:
-            self.engine = warm_up()
-        except Exception:  # the AI's own errors show where it is used; never kill the start
-            log.exception("the AI's warm-up failed")
-        finally:
-            self.seconds = time.monotonic() - start
-            self.done.set()
-        warm_log.info("the AI is ready (%s engine, warmed up in %.1f s)",
-                      self.engine or "no", self.seconds)
-
-
 @dataclass
 class _Guards:
     """The per-address limits of one server."""
@@ -160,7 +117,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     holder: dict[str, Hub] = {}
     parties: dict[str, Parties] = {}
     guards = _Guards.of(settings)
-    warm = WarmUp()
+    warm = WarmUp(warm_log)
 
     def hub() -> Hub:
         return holder["hub"]
@@ -172,12 +129,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             holder["hub"] = Hub(settings, store)
             parties["parties"] = Parties(holder["hub"])
+            if settings.ai_answer_while_warming:  # the slower path until it is ready
+                holder["hub"].advisor.warm = warm
             warm.start()  # in the background: the server answers at once
             await holder["hub"].resume()
             holder["hub"].start_sweeping()
             gc.freeze()  # what start-up made lives as long as the server: never scan it
             yield
         finally:
+            warm.close()
             if "hub" in holder:
                 holder["hub"].close()
             await store.close()

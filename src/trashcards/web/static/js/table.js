@@ -956,7 +956,8 @@ async function loadPresets() {
 }
 
 /** While the server's AI warms up after a start (`/healthz` says `"ai": "warming_up"`),
- *  a note says that hints, win chances and the expert computer wait for it. */
+ *  a note says that hints and win chances are coarser and the expert computer thinks
+ *  less meanwhile (the server answers on its slower engine rather than wait). */
 async function watchWarmUp() {
   for (;;) {
     let ai = null;
