@@ -205,8 +205,10 @@ def main() -> None:
     print(f"{args.preset}, {args.players} players, random legal moves, "
           f"{args.seconds:g} s per side; load average {os.getloadavg()[0]:.1f} "
           f"(on {os.cpu_count()} cores)")
+    cpu = time.process_time()
     actions, moves, seconds = engine(rules, args.players, args.seconds)
     base = actions / seconds
+    base_cpu = actions / (time.process_time() - cpu)
     print(f"engine apply:        {moves / seconds:10,.0f} applies/s "
           f"({base:,.0f} player actions/s)")
     sides: list[tuple[str, Rate]] = [
@@ -219,9 +221,12 @@ def main() -> None:
         sides.append(("OpenSpiel", openspiel_steps(rules, args.players, args.seconds)))
     opponents: dict[str, Any] = {"random": "random", "greedy": "greedy",
                                  "MLP 233-64-15": small_mlp()}
-    singles = {name: gymnasium_steps(rules, args.players, args.seconds, opponent=opponent)
-               for name, opponent in opponents.items()}
-    sides += [(f"Gymnasium vs {name}", rate) for name, rate in singles.items()]
+    singles: dict[str, tuple[float, float]] = {}  # steps per second of wall clock, of CPU
+    for name, opponent in opponents.items():
+        cpu = time.process_time()
+        single = gymnasium_steps(rules, args.players, args.seconds, opponent=opponent)
+        singles[name] = (single[0] / single[2], single[0] / (time.process_time() - cpu))
+        sides.append((f"Gymnasium vs {name}", single))
     big, one = observations(rules, args.players, args.seconds)
     print(f"observation_batch:   {big / 1000:10.2f} ms per 1,024 rows "
           f"({1024e6 / big:,.0f} rows/s), {one:.1f} us for one row")
@@ -230,8 +235,11 @@ def main() -> None:
         extra = f" ({every / elapsed:,.0f} with chance and bots)" if every != steps else ""
         print(f"{name + ':':24s} {rate:10,.0f} steps/s, ratio to the engine's player "
               f"actions {rate / base:.3f}{extra}")
+    print(f"engine per CPU second: {base_cpu:,.0f} player actions; the Gymnasium env per CPU "
+          f"second: {', '.join(f'{n} {c:,.0f}' for n, (_w, c) in singles.items())}")
     print("\nTrashVectorEnv, agent steps per second (x: ratio to the engine's player "
-          "actions/s, and to the Gymnasium env against the same opponent):")
+          "actions/s, and to the Gymnasium env against the same opponent, wall clock to "
+          "wall clock and CPU time to CPU time):")
     header = (f"{'N':>6} {'opponent':<14} {'steps/s':>11} {'x engine':>9} {'x Gym':>7} "
               f"{'steps/CPU-s':>12} {'x engine':>9} {'x Gym':>7}")
     print(header)
@@ -240,11 +248,11 @@ def main() -> None:
         for name, opponent in opponents.items():
             steps, _every, elapsed, cpu = vector_steps(rules, args.players, args.seconds,
                                                        num_envs, opponent=opponent)
-            single = singles[name][0] / singles[name][2]
+            single_wall, single_cpu = singles[name]
             wall_rate, cpu_rate = steps / elapsed, steps / cpu
             print(f"{num_envs:>6,} {name:<14} {wall_rate:>11,.0f} {wall_rate / base:>8,.0f}x "
-                  f"{wall_rate / single:>6,.0f}x {cpu_rate:>12,.0f} {cpu_rate / base:>8,.0f}x "
-                  f"{cpu_rate / single:>6,.0f}x")
+                  f"{wall_rate / single_wall:>6,.0f}x {cpu_rate:>12,.0f} "
+                  f"{cpu_rate / base_cpu:>8,.0f}x {cpu_rate / single_cpu:>6,.0f}x")
     print(f"load average after the run: {os.getloadavg()[0]:.1f} "
           f"(on {os.cpu_count()} cores)")
 
