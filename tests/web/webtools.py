@@ -30,7 +30,8 @@ T = TypeVar("T")
 
 def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
     """Settings for tests: no bot delay, no pause timer, no rate limit (of messages,
-    hints and reviews) or per-address cap, seeded chance and bots, table ids t0, t1, …"""
+    hints and reviews) or per-address cap, seeded chance and bots, table ids t0, t1, …;
+    the AI waits for its warm-up (the same answers in every run)."""
     counter = itertools.count()
     values: dict[str, Any] = {
         "db_path": db, "bot_delay": 0.0, "bot_jitter": 0.0, "round_pause": 3600.0,
@@ -42,6 +43,7 @@ def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
         "review_rate": 1e9,
         # answers that never depend on the machine's load (docs/development.md)
         "coarse_when_busy": False, "odds_in_background": False,
+        "ai_answer_while_warming": False,
     }
     values.update(changes)
     return Settings(**values)

@@ -7,7 +7,6 @@ options that ``simulate`` and ``analyze`` share.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,10 +31,9 @@ from .records import fail
 __all__ = ["COMPILE_NOTICE", "engine_for_bots", "engine_options", "make_runner",
            "reference_only", "simulate", "summary_json", "warm_up"]
 
-#: Said when the fast engine takes more than a second to start (numba compiling it).
+#: Said when numba compiles the fast engine (a first run, or after an update), and only
+#: then (benchmarks/compile.py: about 15 s of CPU for ``simulate``).
 COMPILE_NOTICE = "compiling the fast engine (once, about 15 s)…"
-#: Seconds the fast engine may take to start before :data:`COMPILE_NOTICE` is shown.
-COMPILE_GRACE = 1.0
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -74,20 +72,16 @@ def make_runner(engine: str | None, backend: str, ray_address: str | None,
 
 def warm_up(runner: Runner, console: Console, traced: bool = False) -> None:
     """Start the fast engine here before a run, saying so when numba compiles it (the
-    first run on a machine) instead of looking frozen. Nothing for the reference engine
-    or a Ray cluster (whose workers compile it themselves)."""
+    first run on a machine) instead of looking frozen, and saying nothing when it loads
+    it from its cache. Nothing for the reference engine or a Ray cluster (whose workers
+    compile it themselves)."""
     if runner.engine != "fast" or runner.backend != "local":
         return
     from ..sim import fast
+    from ..sim.kernel.jit import compiling
 
-    timer = threading.Timer(COMPILE_GRACE, lambda: console.print(COMPILE_NOTICE,
-                                                                 markup=False))
-    timer.daemon = True
-    timer.start()
-    try:
+    with compiling(lambda: console.print(COMPILE_NOTICE, markup=False)):
         fast.warm_up(traced)
-    finally:
-        timer.cancel()
 
 
 def reference_only(bots: list[str]) -> list[str]:

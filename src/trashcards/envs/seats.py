@@ -158,7 +158,8 @@ class TrashSeatsVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]
                            acts[live], *values, tables._before, tables.mask, tables.obs,
                            tables.agent_rounds, tables.other_rounds, tables.reward,
                            tables.done, tables.truncated, tables.winner, tables._waiting,
-                           tables._other_obs, tables._other_mask, tables._feat())
+                           tables._other_obs, tables._other_mask, tables._feat(),
+                           tables._work)
             rewards += self._rewards(before, live)
         if len(waiting):  # NEXT_STEP: the tables that ended last step start again
             self._index[waiting] += 1
@@ -217,10 +218,14 @@ class TrashSeatsVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]
     def _deal(self, which: npt.NDArray[np.int64]) -> None:
         """Tables ``which`` start their current match and stop at its first decision."""
         t = self.tables
-        kernel.reset(t.tab, t.st, t.ky, t.codes, t.agent, which, self._keys[which],
-                     self._index[which], t._before, t.mask, t.obs, t.agent_rounds,
-                     t.other_rounds, t.reward, t.done, t.truncated, t.winner, t._waiting,
-                     t._other_obs, t._other_mask, t._feat())
+        kernel.reset(t.tab, t.st, t.ky, which, self._keys[which], self._index[which],
+                     t._before, t.reward)
+        none = np.full(which.shape[0], -1, dtype=np.int64)  # no first action
+        rounds, match = t._zero_values
+        kernel.advance(t.tab, t.st, t.ky, t.codes, t.agent, which, none, rounds, match,
+                       t._before, t.mask, t.obs, t.agent_rounds, t.other_rounds, t.reward,
+                       t.done, t.truncated, t.winner, t._waiting, t._other_obs,
+                       t._other_mask, t._feat(), t._work)
 
     def _won_now(self) -> npt.NDArray[np.int64]:
         won: npt.NDArray[np.int64] = self.tables.st[:, layout.O_WON: layout.O_WON

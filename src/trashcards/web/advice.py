@@ -30,6 +30,15 @@ the loop on other cores.
 * **Degrading.** When a kind has more work waiting than threads, hints and chances are
   computed with a quarter of their deals and say why (``"coarse": "…"``).
 
+Warm-up (``web/warmup.py``): on a first start numba compiles the fast engine, in a
+process of its own, into the kernel's cache, which the server then loads in about a
+second (later starts only load it, and AI work waits that second). Until a compiled
+engine is ready, AI work never waits for it: hints and win chances are
+computed by the reference engine with a quarter of their deals and say so (``"coarse"``,
+``"engine": "reference"``), expert bots search with it (at most
+:data:`~trashcards.ai.expert.REFERENCE_SAMPLES` deals), and reviews are refused ``busy``
+with a retry time (:func:`slower_path`).
+
 Match-odds tables: those of the presets ship with the package; for other rules
 :class:`OddsTables` computes each table once, in the background, one at a time, at most
 ``ODDS_WAITING`` waiting; until it is there, hints, chances and bots of those rules play
@@ -53,11 +62,12 @@ import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar
+from pathlib import Path
+from typing import Any, Final, Protocol, TypeVar
 
 from ..actions import Action
-from ..ai.evaluate import evaluate
-from ..ai.expert import ExpertBot
+from ..ai.evaluate import Engine, evaluate, fast_problem
+from ..ai.expert import REFERENCE_SAMPLES, ExpertBot
 from ..ai.hints import chances, hint
 from ..ai.odds import DEFAULT_ROUNDS as ODDS_ROUNDS
 from ..ai.odds import SHIPPED_DIR as ODDS_SHIPPED
@@ -73,8 +83,9 @@ from ..statejson import view_json
 from ..views import View, view
 from .protocol import ProtocolError
 
-__all__ = ["Advisor", "Budget", "BusyError", "OddsTables", "OutOfBudgetError", "Work",
-           "chances_message", "expert_choice", "hint_message", "review_message",
+__all__ = ["COARSE_WARMING", "Advisor", "Budget", "BusyError", "OddsTables",
+           "OutOfBudgetError", "Warming", "Work", "chances_message", "compile_apart", "compiled",
+           "expert_choice", "hint_message", "review_message", "slower_path", "stop_compiling",
            "warm_up"]
 
 log = logging.getLogger(__name__)
@@ -212,6 +223,14 @@ class Advisor:
         self.dropped = 0
         self.refused = 0
         self.odds = OddsTables(odds_in_background)
+        #: The server's warm-up: until it is done, jobs take the slower path
+        #: (:func:`slower_path`). ``None``: they wait for the fast engine instead.
+        self.warm: Warming | None = None
+
+    def warming(self) -> bool:
+        """Whether jobs starting now take the slower path: the fast engine is being
+        compiled (from the cache it loads in about a second, which they wait for)."""
+        return self.warm is not None and self.warm.cold and not self.warm.done.is_set()
 
     @property
     def waiting(self) -> int:
@@ -307,7 +326,8 @@ class Advisor:
         self._running[job.kind] += 1
         self._running_keys[job.kind, job.key] += 1
         pool = self._pool if job.kind <= Work.HINT else self._low
-        done = asyncio.get_running_loop().run_in_executor(pool, job.function, *job.args)
+        done = asyncio.get_running_loop().run_in_executor(pool, _on_path, self.warming(),
+                                                          job.function, *job.args)
 
         def finished(result: asyncio.Future[Any]) -> None:
             self._running[job.kind] -= 1
@@ -334,6 +354,25 @@ class Advisor:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._low.shutdown(wait=False, cancel_futures=True)
         self.odds.close()
+
+
+_PATH = threading.local()
+
+
+def _on_path(slower: bool, function: Callable[..., T], *args: Any) -> T:
+    """In a worker: ``function(*args)``, on the slower path if ``slower``."""
+    _PATH.slower = slower
+    try:
+        return function(*args)
+    finally:
+        _PATH.slower = False
+
+
+def slower_path() -> bool:
+    """Whether the job running in this worker thread takes the slower path: the
+    :class:`Advisor` started it while the fast engine was still warming up, so it must
+    not wait for it (see the module)."""
+    return bool(getattr(_PATH, "slower", False))
 
 
 def _lower_priority() -> None:
@@ -429,22 +468,111 @@ def _odds_process(rules: Rules) -> None:
         match_odds(rules, 2)  # reads the table when another process wrote it meanwhile
 
 
-def warm_up() -> str:
+def warm_up(apart: bool = False) -> str:
     """Load the AI (the numba kernel and its compiled code, or the reference engine) by
     computing the chances of one opening position; returns the engine used. The server
     calls it at start-up, so that the first hint is as fast as the others and the memory
-    the kernel takes is taken before the first table."""
+    the kernel takes is taken before the first table. ``apart``: compile what is not in
+    the kernel's cache in a process of its own first (:func:`compile_apart`), so that
+    this process only loads it (about a second) and keeps its CPU and its GIL for the
+    games and the slower path meanwhile."""
+    if apart:
+        compile_apart()
     rng = random.Random(0)
     state = new_match(Rules.preset_named("standard"), ("warm", "up"))
     while chance_due(state) is not None:
         state, _events = apply(state, sample_chance(state, rng))
-    return hint(view(state, None), 8).evaluation.engine
+    engine = hint(view(state, None), 8).evaluation.engine
+    marker = _warm_marker()
+    if engine == "fast" and marker is not None:
+        with contextlib.suppress(OSError):
+            marker.touch()
+    return engine
+
+
+def _warm_marker() -> Path | None:
+    """The file that says the AI's kernel is in the kernel's cache (a warm-up finished
+    with it), in the cache's folder: it is named after the kernel's sources, so a
+    changed kernel has none. ``None``: no fast engine or no cache."""
+    if fast_problem() is not None:
+        return None
+    from ..sim.kernel import jit
+
+    return None if jit.CACHE_DIR is None else Path(jit.CACHE_DIR) / "ai-warmed-up"
+
+
+#: The processes compiling the kernel (:func:`compile_apart`), under their lock.
+_COMPILING: set[multiprocessing.process.BaseProcess] = set()
+_COMPILING_LOCK = threading.Lock()
+
+
+def compile_apart() -> bool:
+    """Compile the AI's kernel into the kernel's on-disk cache in a process of its own
+    (what :func:`warm_up` loads; nothing to do when a warm-up did it already). False
+    when it cannot: no fast engine, no writable cache (the kernel then compiles where it
+    is used), or the process failed."""
+    marker = _warm_marker()
+    if marker is None:
+        return False
+    if marker.exists():
+        return True
+    process = multiprocessing.get_context("spawn").Process(
+        target=_compile_process, daemon=True, name="trashcards-compile")
+    with _COMPILING_LOCK:
+        _COMPILING.add(process)
+        process.start()
+    try:
+        process.join()
+    finally:
+        with _COMPILING_LOCK:
+            _COMPILING.discard(process)
+    return process.exitcode == 0
+
+
+def _compile_process() -> None:
+    """The process compiling the AI's kernel."""
+    warm_up()
+
+
+def compiled() -> bool:
+    """Whether a warm-up finished with the fast engine in the kernel's cache (which then
+    loads in about a second), or there is no fast engine to compile."""
+    if fast_problem() is not None:
+        return True
+    marker = _warm_marker()
+    return marker is not None and marker.exists()
+
+
+def stop_compiling() -> None:
+    """Stop the processes compiling the kernel (the server stops)."""
+    with _COMPILING_LOCK:
+        for process in _COMPILING:
+            if process.is_alive():
+                process.terminate()
+
+
+class Warming(Protocol):
+    """What the scheduler reads of the server's warm-up (``web/warmup.py``'s ``WarmUp``)."""
+
+    #: whether the fast engine is being compiled (until the warm-up knows: yes)
+    cold: bool
+    done: threading.Event
 
 
 #: What a coarse answer says about itself.
 COARSE_BUSY: Final = "the server is busy: computed with fewer deals than usual"
 COARSE_ODDS: Final = ("no match-odds table for these rules yet: played out to the end of "
                       "the match with fewer deals")
+COARSE_WARMING: Final = ("the AI is still warming up after a start: computed by the slower "
+                         "engine with fewer deals")
+
+
+def _path(samples: int, coarse: str | None) -> tuple[int, str | None, Engine]:
+    """The deals, the reason they are fewer and the engine of a hint or win-chance job
+    (on the slower path: a quarter of the deals on the reference engine)."""
+    if slower_path():
+        return max(8, samples // COARSE), COARSE_WARMING, "reference"
+    return samples, coarse, "auto"
 
 
 def hint_message(seat_view: View, version: int, samples: int, coarse: str | None = None,
@@ -456,8 +584,11 @@ def hint_message(seat_view: View, version: int, samples: int, coarse: str | None
     version and seat. Seeded by the version, so the same view at the same version always
     gets the same hint, and the same as ``trashcards hint --seed VERSION``. Without
     ``odds`` (no table for these rules yet) the positions are played to the end of the
-    match; ``coarse`` says why the deals were fewer than usual."""
-    result = hint(seat_view, samples, seed=version, horizon="auto" if odds else "match")
+    match; ``coarse`` says why the deals were fewer than usual. On the slower path
+    (:func:`slower_path`), a quarter of the deals on the reference engine."""
+    samples, coarse, engine = _path(samples, coarse)
+    result = hint(seat_view, samples, seed=version, engine=engine,
+                  horizon="auto" if odds else "match")
     return {"type": "hint", "version": version, "seat": result.to_act,
             **result.to_json(), "engine": result.evaluation.engine,
             **({"coarse": coarse} if coarse else {})}
@@ -467,15 +598,16 @@ def chances_message(public: View, version: int, samples: int, coarse: str | None
                     odds: bool = True) -> dict[str, Any] | None:
     """The ``chances`` message of a table at ``version`` (from the spectators' view), or
     ``None`` where no chance can be given (``odds`` and ``coarse``: as for hints)."""
+    samples, coarse, engine = _path(samples, coarse)
     extra = {"coarse": coarse} if coarse else {}
     if odds or public.phase is Phase.MATCH_OVER:
-        found = chances(public, samples, seed=version)
+        found = chances(public, samples, seed=version, engine=engine)
         if found is None:
             return None
         return {"type": "chances", "version": version, **found.to_json(), **extra}
     if public.to_act is None or public.phase not in (Phase.DRAW, Phase.WILD, Phase.SWAP):
         return None  # between rounds: the table would be needed
-    best = evaluate(public, public.legal, samples, version, "match").best
+    best = evaluate(public, public.legal, samples, version, "match", engine).best
     return {"type": "chances", "version": version,
             "match_win": [round(v, 4) for v in best.match_wins],
             "round_win": [round(v, 4) for v in best.round_wins], "source": "search", **extra}
@@ -483,9 +615,17 @@ def chances_message(public: View, version: int, samples: int, coarse: str | None
 
 def expert_choice(bot: ExpertBot, seat_view: View, odds: bool) -> Action:
     """The expert bot's decision (without ``odds``: playing positions out to the end of
-    the match, since its rules have no table yet)."""
+    the match, since its rules have no table yet; on the slower path: searching with the
+    reference engine, on at most :data:`~trashcards.ai.expert.REFERENCE_SAMPLES` deals)."""
     bot.horizon = "auto" if odds else "match"
-    return bot.choose(seat_view)
+    if not slower_path():
+        return bot.choose(seat_view)
+    engine, samples = bot.engine, bot.samples
+    bot.engine, bot.samples = "reference", min(samples, REFERENCE_SAMPLES)
+    try:
+        return bot.choose(seat_view)
+    finally:
+        bot.engine, bot.samples = engine, samples
 
 
 def review_message(text: bytes, samples: int, max_moves: int, deals: int = 1 << 62,
@@ -496,8 +636,12 @@ def review_message(text: bytes, samples: int, max_moves: int, deals: int = 1 << 
     :class:`ProtocolError` ``bad_record`` (with the reason) for anything that is not a
     legal record of at most ``max_moves`` moves, and ``busy`` when ``odds(rules,
     players)`` says its match-odds table is not there yet or the ``budget`` ran out
-    (cancelled or past its deadline). At most ``deals`` deals are sampled in all: a long
-    record gets fewer per decision (at least 8; its notes say so)."""
+    (cancelled or past its deadline) or the AI is still warming up (the slower path
+    would take minutes). At most ``deals`` deals are sampled in all: a long record gets
+    fewer per decision (at least 8; its notes say so)."""
+    if slower_path():
+        raise BusyError("the AI is still warming up after a start: try again in a minute",
+                        retry_after=30.0)
     try:
         record = loads(text)
         if len(record.moves) > max_moves:

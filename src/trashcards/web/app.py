@@ -76,6 +76,8 @@ def create_app(settings: Settings | None = None,
                                    clock=settings.wall_clock)
         try:
             services.start(Hub(settings, store))
+            if settings.ai_answer_while_warming:  # the slower path until it is ready
+                services.hub.advisor.warm = services.warm
             services.warm.start()  # in the background: the server answers at once
             await services.hub.resume()
             services.hub.start_sweeping()
@@ -83,6 +85,7 @@ def create_app(settings: Settings | None = None,
             gc.freeze()  # what start-up made lives as long as the server: never scan it
             yield
         finally:
+            services.warm.close()
             await players.close()
             if services.started:
                 services.hub.close()

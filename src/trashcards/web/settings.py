@@ -129,6 +129,11 @@ class Settings:
     #: answered ``busy`` and win-chance updates skipped
     ai_workers: int = 2
     ai_queue: int = 64
+    #: until the AI's warm-up is done (a first start compiles the fast engine), hints and
+    #: win chances answer on the reference engine with fewer deals (saying so), expert
+    #: bots search with it and reviews are refused ``busy``, instead of waiting for it;
+    #: ``False``: they wait (tests that need the same answer in every run)
+    ai_answer_while_warming: bool = True
     #: AI jobs one client address may have waiting (hints, chances of the tables it
     #: watches, reviews), more are answered ``busy``
     ai_per_address: int = 8
