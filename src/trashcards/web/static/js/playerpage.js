@@ -11,9 +11,7 @@ import { byId } from "./dom.js";
 
 /** @typedef {import("./glicko2.js").Rating} Rating */
 /** @typedef {import("./playerviews.js").ShownGame} ShownGame */
-/** A rating as the server shows it: with its range, whether provisional, its games.
- *  @typedef {Rating & {low: number, high: number, provisional: boolean, games: number}}
- *    BoardRating */
+/** @typedef {import("./playerviews.js").BoardRating} BoardRating */
 /**
  * A finished game of the player, as GET /api/players/NAME lists it (newest first).
  * @typedef {object} PlayerGame

@@ -10,6 +10,10 @@ import { el } from "./dom.js";
 
 /** A rating as drawn: its value and deviation (the server's have more fields).
  *  @typedef {{rating: number, rd: number}} ShownRating */
+/** A rating as the server shows it (web/boards.py): with its range, whether it is
+ *  provisional, and its rated games.
+ *  @typedef {import("./glicko2.js").Rating
+ *    & {low: number, high: number, provisional: boolean, games: number}} BoardRating */
 /** @typedef {import("./profile.js").Summary} Summary */
 /** @typedef {import("./profile.js").Tally} Tally */
 /** A match as listed: the profile's fields a line shows (a player's page makes them from
