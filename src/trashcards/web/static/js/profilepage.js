@@ -1,20 +1,17 @@
 // @ts-check
 // The profile page (/profile): this device's profile (profile.js) drawn with its
 // ratings, chart, results and matches; the name changed; the profile exported to a file
-// or a file's matches imported. With a server, accounts.js adds signing in.
+// or a file's matches imported. With a server, accountbox.js adds signing in.
 
-import {
-  currentLanguage, detectLanguage, loadLanguage, mountLanguageSwitcher, onLanguageChange, t,
-  translatePage,
-} from "./i18n.js";
-import { paths } from "./config.js";
+import { t } from "./i18n.js";
 import {
   ProfileError, exportProfile, familyOfGame, isRated, loadProfile, mergeProfile, parseProfile,
   ratingHistory, ratingsNow, saveProfile, summary,
 } from "./profile.js";
 import { renderChart, renderGames, renderRatings, renderResults } from "./playerviews.js";
 import { mountAccount, refresh as refreshAccount } from "./accountbox.js";
-import { buttonById, byId, inputById, linkById, selectById } from "./dom.js";
+import { startPage } from "./pagestart.js";
+import { buttonById, byId, inputById } from "./dom.js";
 
 /** Draw this device's profile (again after a change, and when the language changes). */
 function render() {
@@ -79,15 +76,7 @@ function wire() {
 
 /** Start the page: its language, the profile, and the account part with a server. */
 async function main() {
-  await loadLanguage(detectLanguage());
-  translatePage();
-  mountLanguageSwitcher(selectById("lang"));
-  const retitle = () => {
-    document.title = t("profile.page_title");
-    linkById("rules-link").href = paths.rulesPage(currentLanguage());
-  };
-  retitle();
-  onLanguageChange(() => { translatePage(); retitle(); render(); refreshAccount(); });
+  await startPage("profile.page_title", () => { render(); refreshAccount(); });
   wire();
   render();
   await mountAccount(byId("account-box"), render);
