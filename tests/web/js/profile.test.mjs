@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { rating, update } from "../../../src/trashcards/web/static/js/glicko2.js";
-import { LEVELS } from "../../../src/trashcards/web/static/js/ratings.js";
+import { LEVELS, botRating } from "../../../src/trashcards/web/static/js/ratings.js";
 
 // profile.js reads localStorage only when asked; Node has none, and needs none here.
 const profile = await import("../../../src/trashcards/web/static/js/profile.js");
@@ -22,6 +22,18 @@ test("the paper's worked example", () => {
   assert.ok(Math.abs(after.rating - 1464.06) <= 0.01, String(after.rating));
   assert.ok(Math.abs(after.rd - 151.52) <= 0.01, String(after.rd));
   assert.ok(Math.abs(after.volatility - 0.05999) <= 0.00001, String(after.volatility));
+});
+
+test("a person named like an object's property is no level's bot", () => {
+  for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
+    assert.equal(botRating(name), null, name);
+    const game = { id: "g", at: 1.7e9, where: "online", rules: { preset: "standard" },
+      seats: ["Ana", name], me: 0, rounds_won: [6, 2], winner: 0 };
+    assert.equal(profile.isRated(game), false, name);
+  }
+  // as in Python (players/ratings.py bot_rating): a level's bot, by its seat or its kind
+  assert.deepEqual(botRating("bot:greedy"), botRating("greedy"));
+  assert.notEqual(botRating("bot:greedy:2"), null);
 });
 
 test("profiles rate and add up as in Python", { skip: !path }, () => {

@@ -31,8 +31,10 @@ export const LEVELS = [
   { name: "good", bot: "greedy", elo: 1670.1, low: 1666.2, high: 1673.9 },
   { name: "expert", bot: "expert", elo: 1673.8, low: 1663.6, high: 1684.1 },
 ];
-/** @type {Record<string, Rating>} */
-const LEVEL_RATINGS = Object.fromEntries(LEVELS.map((level) => [level.bot,
+/** Each level's bot's fixed rating, by its kind (a Map: a person named "constructor"
+ *  finds nothing, as in an object it would find Object's constructor).
+ *  @type {Map<string, Rating>} */
+const LEVEL_RATINGS = new Map(LEVELS.map((level) => [level.bot,
   rating(level.elo, (level.high - level.low) / (2 * 1.96), 0)]));
 
 /** The rules' family, from their full fields ({call_trash, start_size, rounds_to_win}).
@@ -62,7 +64,7 @@ export function levelOf(name) {
  *  @param {string} name @returns {Rating|null} */
 export function botRating(name) {
   const kind = botKind(name) ?? name;
-  return LEVEL_RATINGS[kind] || null;
+  return LEVEL_RATINGS.get(kind) || null;
 }
 
 /** Whether a rating is still provisional (its deviation is wide).
