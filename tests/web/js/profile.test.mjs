@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { rating, update } from "../../../src/trashcards/web/static/js/glicko2.js";
 import { LEVELS, botRating } from "../../../src/trashcards/web/static/js/ratings.js";
 
-// profile.js reads localStorage only when asked; Node has none, and needs none here.
+// profile.js reads localStorage only when asked; Node has none (one test lends it one).
 const profile = await import("../../../src/trashcards/web/static/js/profile.js");
 const path = process.env.TRASH_PROFILE_CASES;
 const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-7 * Math.max(1, Math.abs(b)),
@@ -34,6 +34,34 @@ test("a person named like an object's property is no level's bot", () => {
   // as in Python (players/ratings.py bot_rating): a level's bot, by its seat or its kind
   assert.deepEqual(botRating("bot:greedy"), botRating("greedy"));
   assert.notEqual(botRating("bot:greedy:2"), null);
+});
+
+test("a name is counted in characters, as Python counts it", () => {
+  const file = (name) => JSON.stringify({ format: profile.FORMAT, name, created: 1.7e9,
+    games: [] });
+  // trashcards.names.check_name accepts 24 characters beyond the BMP (48 UTF-16 units)
+  assert.equal(profile.parseProfile(file("😀".repeat(24))).name, "😀".repeat(24));
+  assert.throws(() => profile.parseProfile(file("😀".repeat(25))), /name/);
+  assert.throws(() => profile.parseProfile(file("a\u202eb")), /name/);
+});
+
+test("a match's player name goes into the profile whole and reads back", () => {
+  const kept = new Map();
+  globalThis.localStorage = { getItem: (key) => kept.get(key) ?? null,
+    setItem: (key, value) => kept.set(key, String(value)) };
+  try {
+    const name = `a${"😀".repeat(23)}`;  // 24 characters, 47 UTF-16 units
+    const info = { rules: { preset: "kids" }, seats: [{ seat: 0, kind: "me", name },
+      { seat: 1, kind: "bot", name: "bot:greedy", bot: "greedy" }] };
+    const state = { phase: "match_over", match_winner: 0,
+      players: [{ name, rounds_won: 1 }, { name: "bot:greedy", rounds_won: 0 }] };
+    assert.equal(profile.noteMatch("t1", info, state, new Set([0])), true);
+    const mine = profile.loadProfile();
+    assert.equal(mine.name, name);
+    assert.equal(mine.games.length, 1);
+  } finally {
+    delete globalThis.localStorage;
+  }
 });
 
 test("profiles rate and add up as in Python", { skip: !path }, () => {

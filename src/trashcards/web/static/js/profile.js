@@ -10,6 +10,7 @@ import { makeRules } from "./local/engine.js";
 import {
   NEWCOMER, botRating, familyOf, levelOf, rateTable, standings, withIdleDays,
 } from "./ratings.js";
+import { MAX_NAME, nameFault } from "./names.js";
 
 /** @typedef {import("./glicko2.js").Rating} Rating */
 /** @typedef {import("protocol").TableInfo} TableInfo */
@@ -47,7 +48,6 @@ export const MAX_GAMES = 2000;
 const KEY = "trash.profile";
 const PLACES = ["terminal", "device", "online"];
 const DAY = 86400;
-const MAX_NAME = 24;
 
 export class ProfileError extends Error {}
 
@@ -198,7 +198,7 @@ export function noteMatch(tableId, info, state, seats) {
   });
   const profile = loadProfile();
   if (profile.name === "You" && names[me] && !names[me].startsWith("bot:")) {
-    profile.name = names[me].slice(0, MAX_NAME);
+    profile.name = [...names[me]].slice(0, MAX_NAME).join("");  // whole characters
   }
   /** @type {Game} */
   const game = {
@@ -263,9 +263,7 @@ function checkGame(game) {
 function checkProfile(data) {
   if (!data || data.format !== FORMAT) throw new ProfileError(`not a profile: its format must be '${FORMAT}'`);
   const name = typeof data.name === "string" ? data.name.trim() : "";
-  if (!name || name.length > MAX_NAME || /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u.test(name)) {
-    throw new ProfileError("name: not a valid name");
-  }
+  if (nameFault(name)) throw new ProfileError("name: not a valid name");
   if (!isTime(data.created)) throw new ProfileError("created must be a time in seconds");
   if (!Array.isArray(data.games)) throw new ProfileError("games must be a list");
   /** @type {Profile} */

@@ -11,6 +11,7 @@ import {
 import { renderChart, renderGames, renderRatings, renderResults } from "./playerviews.js";
 import { mountAccount, refresh as refreshAccount } from "./accountbox.js";
 import { startPage } from "./pagestart.js";
+import { nameProblem } from "./names.js";
 import { buttonById, byId, inputById } from "./dom.js";
 
 /** Draw this device's profile (again after a change, and when the language changes). */
@@ -37,7 +38,7 @@ function wire() {
   byId("name-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = inputById("profile-name").value.trim();
-    if (!name || name.length > 24 || name.startsWith("bot:")) {
+    if (nameProblem(name)) {  // a name the profile would not read back is never saved
       byId("name-status").textContent = t("profile.bad_name");
       return;
     }
