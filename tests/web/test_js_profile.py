@@ -23,7 +23,9 @@ from trashcards.rules import Rules
 
 TEST = Path(__file__).resolve().parent / "js" / "profile.test.mjs"
 PRESETS = ("standard", "kids", "classic", "call-trash", "jokers", "first-to-7", "last-chance")
-OPPONENTS = ("bot:sometimes", "bot:kid", "bot:greedy", "bot:expert", "bot:random", "Bo", "Cy")
+#: "constructor": a person's name that is a property of every JavaScript object
+OPPONENTS = ("bot:sometimes", "bot:kid", "bot:greedy", "bot:expert", "bot:random", "Bo", "Cy",
+             "constructor")
 
 
 def random_profile(rng: random.Random, games: int) -> Profile:

@@ -119,3 +119,38 @@ def test_a_file_that_is_no_profile_is_refused_with_the_reason(page: Any, server:
     page.wait_for_function("document.getElementById('file-status').textContent !== ''")
     assert page.inner_text("#file-status").startswith('This file is not a profile: game "x": ')
     assert _profile_shown(page)["games"] == 0
+
+
+def test_the_name_form_saves_only_a_name_the_profile_reads_back(page: Any, server: str,
+                                                                 tmp_path: Path) -> None:
+    """A name with a text-direction character was saved, and the profile that held it no
+    longer read back: its matches were gone. (The box holds 24 UTF-16 units, maxlength;
+    profile.test.mjs checks that 24 characters beyond the BMP read back.)"""
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"format": "trashcards-profile/1", "name": "Ana",
+                                "created": 1.7e9, "games": [{
+                                    "id": "g1", "at": 1.7e9, "where": "online",
+                                    "rules": {"preset": "kids"},
+                                    "seats": ["Ana", "bot:greedy"], "me": 0,
+                                    "rounds_won": [1, 0], "winner": 0}]}),
+                    encoding="utf-8")
+    page.goto(f"{server}/profile")
+    _profile_shown(page)
+    page.set_input_files("#import-profile", str(good))
+    page.wait_for_function("document.getElementById('file-status').textContent !== ''")
+    assert _profile_shown(page)["games"] == 1
+
+    page.fill("#profile-name", "Ana\u202eZ")
+    page.click("#name-form button[type=submit]")
+    assert page.inner_text("#name-status") == ("A name is 1 to 24 characters and cannot "
+                                               "start with “bot:”.")
+    page.reload()
+    shown = _profile_shown(page)
+    assert (shown["name"], shown["games"]) == ("You", 1)
+
+    page.fill("#profile-name", "Bea")
+    page.click("#name-form button[type=submit]")
+    assert page.inner_text("#name-status") == "Saved."
+    page.reload()
+    shown = _profile_shown(page)
+    assert (shown["name"], shown["games"]) == ("Bea", 1)

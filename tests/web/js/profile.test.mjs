@@ -7,9 +7,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { rating, update } from "../../../src/trashcards/web/static/js/glicko2.js";
-import { LEVELS } from "../../../src/trashcards/web/static/js/ratings.js";
+import { LEVELS, botRating } from "../../../src/trashcards/web/static/js/ratings.js";
 
-// profile.js reads localStorage only when asked; Node has none, and needs none here.
+// profile.js reads localStorage only when asked; Node has none (one test lends it one).
 const profile = await import("../../../src/trashcards/web/static/js/profile.js");
 const path = process.env.TRASH_PROFILE_CASES;
 const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-7 * Math.max(1, Math.abs(b)),
@@ -22,6 +22,46 @@ test("the paper's worked example", () => {
   assert.ok(Math.abs(after.rating - 1464.06) <= 0.01, String(after.rating));
   assert.ok(Math.abs(after.rd - 151.52) <= 0.01, String(after.rd));
   assert.ok(Math.abs(after.volatility - 0.05999) <= 0.00001, String(after.volatility));
+});
+
+test("a person named like an object's property is no level's bot", () => {
+  for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
+    assert.equal(botRating(name), null, name);
+    const game = { id: "g", at: 1.7e9, where: "online", rules: { preset: "standard" },
+      seats: ["Ana", name], me: 0, rounds_won: [6, 2], winner: 0 };
+    assert.equal(profile.isRated(game), false, name);
+  }
+  // as in Python (players/ratings.py bot_rating): a level's bot, by its seat or its kind
+  assert.deepEqual(botRating("bot:greedy"), botRating("greedy"));
+  assert.notEqual(botRating("bot:greedy:2"), null);
+});
+
+test("a name is counted in characters, as Python counts it", () => {
+  const file = (name) => JSON.stringify({ format: profile.FORMAT, name, created: 1.7e9,
+    games: [] });
+  // trashcards.names.check_name accepts 24 characters beyond the BMP (48 UTF-16 units)
+  assert.equal(profile.parseProfile(file("😀".repeat(24))).name, "😀".repeat(24));
+  assert.throws(() => profile.parseProfile(file("😀".repeat(25))), /name/);
+  assert.throws(() => profile.parseProfile(file("a\u202eb")), /name/);
+});
+
+test("a match's player name goes into the profile whole and reads back", () => {
+  const kept = new Map();
+  globalThis.localStorage = { getItem: (key) => kept.get(key) ?? null,
+    setItem: (key, value) => kept.set(key, String(value)) };
+  try {
+    const name = `a${"😀".repeat(23)}`;  // 24 characters, 47 UTF-16 units
+    const info = { rules: { preset: "kids" }, seats: [{ seat: 0, kind: "me", name },
+      { seat: 1, kind: "bot", name: "bot:greedy", bot: "greedy" }] };
+    const state = { phase: "match_over", match_winner: 0,
+      players: [{ name, rounds_won: 1 }, { name: "bot:greedy", rounds_won: 0 }] };
+    assert.equal(profile.noteMatch("t1", info, state, new Set([0])), true);
+    const mine = profile.loadProfile();
+    assert.equal(mine.name, name);
+    assert.equal(mine.games.length, 1);
+  } finally {
+    delete globalThis.localStorage;
+  }
 });
 
 test("profiles rate and add up as in Python", { skip: !path }, () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // The local profile: this browser's finished matches and what follows from them
 // (results by level, preset and number of players, streaks, a rating per family).
 // The format is `trashcards-profile/1`, the same as `trashcards play`'s file
@@ -9,24 +10,56 @@ import { makeRules } from "./local/engine.js";
 import {
   NEWCOMER, botRating, familyOf, levelOf, rateTable, standings, withIdleDays,
 } from "./ratings.js";
+import { MAX_NAME, nameFault } from "./names.js";
+
+/** @typedef {import("./glicko2.js").Rating} Rating */
+/** @typedef {import("protocol").TableInfo} TableInfo */
+/** @typedef {import("protocol").ViewState} ViewState */
+/**
+ * A finished match, as the profile keeps it (`trashcards-profile/1`).
+ * @typedef {object} Game
+ * @property {string} id the table's id (a terminal match's own)
+ * @property {number} at when it ended, in seconds
+ * @property {string} where "terminal", "device" or "online"
+ * @property {Record<string, any>} rules a record's rules object (a preset and changes)
+ * @property {string[]} seats each seat's name ("bot:greedy" for a computer's)
+ * @property {number} me the profile's seat
+ * @property {number[]} rounds_won each seat's rounds won
+ * @property {number|null} winner the match's winner's seat
+ */
+/** @typedef {{format: string, name: string, created: number, games: Game[]}} Profile */
+/** A rating after a rated game: {game, at, rating}.
+ *  @typedef {{game: string, at: number, rating: Rating}} RatingPoint */
+/** Matches won, drawn and lost. @typedef {{won: number, drawn: number, lost: number}} Tally */
+/**
+ * A profile's results (the same shape as the server's for a player's page).
+ * @typedef {object} Summary
+ * @property {number} games
+ * @property {number} won
+ * @property {Record<string, Tally>} by_level against each level's bot (pairwise)
+ * @property {Record<string, Tally>} by_preset
+ * @property {Record<string, Tally>} by_players by the number of players
+ * @property {number} streak matches won in a row, to the last
+ * @property {number} best_streak
+ */
 
 export const FORMAT = "trashcards-profile/1";
 export const MAX_GAMES = 2000;
 const KEY = "trash.profile";
 const PLACES = ["terminal", "device", "online"];
 const DAY = 86400;
-const MAX_NAME = 24;
 
 export class ProfileError extends Error {}
 
+/** @returns {number} */
 function now() { return Date.now() / 1000; }
 
-/** A new profile. */
+/** A new profile. @param {string} [name] @returns {Profile} */
 export function newProfile(name = "You") {
   return { format: FORMAT, name, created: now(), games: [] };
 }
 
-/** The profile this browser keeps (a new one the first time). */
+/** The profile this browser keeps (a new one the first time). @returns {Profile} */
 export function loadProfile() {
   try {
     const raw = localStorage.getItem(KEY);
@@ -35,13 +68,15 @@ export function loadProfile() {
   return newProfile();
 }
 
+/** @param {Profile} profile */
 export function saveProfile(profile) {
   try { localStorage.setItem(KEY, JSON.stringify(profile)); } catch { /* private mode */ }
 }
 
 // -- games -------------------------------------------------------------------------------
 
-/** Keep `game` unless one with its id is kept; the oldest go past MAX_GAMES. */
+/** Keep `game` unless one with its id is kept; the oldest go past MAX_GAMES.
+ *  @param {Profile} profile @param {Game} game @returns {boolean} whether it was new */
 export function addGame(profile, game) {
   if (profile.games.some((g) => g.id === game.id)) return false;
   profile.games.push(game);
@@ -50,25 +85,32 @@ export function addGame(profile, game) {
   return true;
 }
 
-/** Add the games of `other` not kept here; how many. */
+/** Add the games of `other` not kept here; how many.
+ *  @param {Profile} profile @param {Profile} other @returns {number} */
 export function mergeProfile(profile, other) {
   let added = 0;
   for (const game of other.games) if (addGame(profile, game)) added += 1;
   return added;
 }
 
+/** @param {Game} game */
 const fullRules = (game) => makeRules(game.rules);
+/** The family of a game's rules. @param {Game} game @returns {string} */
 export const familyOfGame = (game) => familyOf(fullRules(game));
+/** @param {Game} game @returns {number[]} */
 const placesOf = (game) => standings(game.rounds_won, game.winner);
+/** @param {Game} game @returns {boolean} */
 const won = (game) => game.winner === game.me;
 
-/** Rated here: the player alone among levels' bots. */
+/** Rated here: the player alone among levels' bots. @param {Game} game @returns {boolean} */
 export function isRated(game) {
   return game.seats.every((name, seat) => seat === game.me || botRating(name) !== null);
 }
 
-/** Each family's ratings after each rated game: {family: [{game, at, rating}]}. */
+/** Each family's ratings after each rated game: {family: [{game, at, rating}]}.
+ *  @param {Profile} profile @returns {Record<string, RatingPoint[]>} */
 export function ratingHistory(profile) {
+  /** @type {Record<string, RatingPoint[]>} */
   const out = {};
   for (const game of profile.games) {
     if (!isRated(game)) continue;
@@ -86,8 +128,10 @@ export function ratingHistory(profile) {
   return out;
 }
 
-/** Each family's rating now. */
+/** Each family's rating now. @param {Profile} profile @param {number} [at] seconds
+ *  @returns {Record<string, Rating>} */
 export function ratingsNow(profile, at = now()) {
+  /** @type {Record<string, Rating>} */
   const out = {};
   for (const [family, points] of Object.entries(ratingHistory(profile))) {
     const last = points[points.length - 1];
@@ -96,6 +140,7 @@ export function ratingsNow(profile, at = now()) {
   return out;
 }
 
+/** @param {Record<string, Tally>} table @param {string} key @param {number} score */
 function tally(table, key, score) {
   const row = table[key] || (table[key] = { won: 0, drawn: 0, lost: 0 });
   if (score > 0.5) row.won += 1;
@@ -103,10 +148,14 @@ function tally(table, key, score) {
   else row.drawn += 1;
 }
 
-/** Results by level (pairwise), preset and players; streaks of matches won. */
+/** Results by level (pairwise), preset and players; streaks of matches won.
+ *  @param {Profile} profile @returns {Summary} */
 export function summary(profile) {
+  /** @type {Record<string, Tally>} */
   const byLevel = {};
+  /** @type {Record<string, Tally>} */
   const byPreset = {};
+  /** @type {Record<string, Tally>} */
   const byPlayers = {};
   let streak = 0;
   let best = 0;
@@ -134,7 +183,9 @@ export function summary(profile) {
 
 /** Record a match this browser played alone at its seat (a hot seat is nobody's alone):
  *  `info` is the table as the server describes it, `state` the final view, `seats` the
- *  seats this browser plays. Returns whether it was new. */
+ *  seats this browser plays. Returns whether it was new.
+ *  @param {string} tableId @param {TableInfo|null} info @param {ViewState|null} state
+ *  @param {Set<number>} seats @returns {boolean} */
 export function noteMatch(tableId, info, state, seats) {
   if (!info || !state || state.phase !== "match_over" || seats.size !== 1) return false;
   const me = [...seats][0];
@@ -147,8 +198,9 @@ export function noteMatch(tableId, info, state, seats) {
   });
   const profile = loadProfile();
   if (profile.name === "You" && names[me] && !names[me].startsWith("bot:")) {
-    profile.name = names[me].slice(0, MAX_NAME);
+    profile.name = [...names[me]].slice(0, MAX_NAME).join("");  // whole characters
   }
+  /** @type {Game} */
   const game = {
     id: String(tableId), at: now(), where: String(tableId).startsWith("local") ? "device" : "online",
     rules: info.rules || { preset: "standard" }, seats: names, me,
@@ -162,24 +214,31 @@ export function noteMatch(tableId, info, state, seats) {
 
 // -- the file --------------------------------------------------------------------------
 
-/** The profile as a file to download. */
+/** The profile as a file to download. @param {Profile} profile @returns {Blob} */
 export function exportProfile(profile) {
   return new Blob([JSON.stringify(profile)], { type: "application/json" });
 }
 
-/** A profile read from a file's text; throws ProfileError saying what is wrong. */
+/** A profile read from a file's text; throws ProfileError saying what is wrong.
+ *  @param {string} text @returns {Profile} */
 export function parseProfile(text) {
   let data;
   try { data = JSON.parse(text); } catch { throw new ProfileError("not JSON"); }
   return checkProfile(data);
 }
 
+/** @param {unknown} v @param {number} limit @returns {v is string} */
 const isText = (v, limit) => typeof v === "string" && v.length <= limit;
+/** @param {any} v @returns {v is number} */
 const isSmall = (v) => Number.isInteger(v) && v >= 0 && v <= 100;
+/** @param {unknown} v @returns {v is number} */
 const isTime = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0 && v < 1e11;
 
+/** A game read from a file, checked field by field; only its fields are kept.
+ *  @param {any} game @returns {Game} */
 function checkGame(game) {
   const id = game && isText(game.id, 64) ? game.id : "?";
+  /** @param {string} what */
   const bad = (what) => new ProfileError(`game ${JSON.stringify(id)}: ${what}`);
   if (!game || typeof game !== "object" || Array.isArray(game)) throw new ProfileError("a game must be an object");
   if (!isText(game.id, 64)) throw bad("id must be text of at most 64 characters");
@@ -199,14 +258,15 @@ function checkGame(game) {
     me: game.me, rounds_won: game.rounds_won, winner: game.winner };
 }
 
+/** A profile read from JSON, checked; its games past MAX_GAMES are dropped.
+ *  @param {any} data @returns {Profile} */
 function checkProfile(data) {
   if (!data || data.format !== FORMAT) throw new ProfileError(`not a profile: its format must be '${FORMAT}'`);
   const name = typeof data.name === "string" ? data.name.trim() : "";
-  if (!name || name.length > MAX_NAME || /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u.test(name)) {
-    throw new ProfileError("name: not a valid name");
-  }
+  if (nameFault(name)) throw new ProfileError("name: not a valid name");
   if (!isTime(data.created)) throw new ProfileError("created must be a time in seconds");
   if (!Array.isArray(data.games)) throw new ProfileError("games must be a list");
+  /** @type {Profile} */
   const profile = { format: FORMAT, name, created: data.created, games: [] };
   for (const game of data.games.slice(-MAX_GAMES)) addGame(profile, checkGame(game));
   return profile;
