@@ -385,3 +385,40 @@ def test_calling_is_worth_the_plain_turn_and_nothing_is_worth_more() -> None:
         assert a.action == b.action
         assert a.values == pytest.approx(b.values, abs=1e-12)
 
+
+# -- the corpora ------------------------------------------------------------------------------
+
+
+def test_the_exact_corpora_hold_what_the_solver_says() -> None:
+    """tests/data/exact-corpus.json.gz (scripts/exact_corpus.py): at least 200 tied and
+    200 leading positions, boards of 2 or 3 slots (at most 3), several presets; in the
+    tie corpus two or more actions share the best match-win chance within 10⁻⁹, in the
+    leads corpus the best is ahead by 2 points or more; and a sample re-solved now gives
+    the stored values and tie groups."""
+    from trashcards.ai.compare import exact_comparison, greedy_choice
+
+    from support import exact_corpus
+
+    ties, leads = exact_corpus("ties"), exact_corpus("leads")
+    assert len(ties) >= 200
+    assert len(leads) >= 200
+    for position in (*ties, *leads):
+        assert 2 <= max(position.sizes) <= 3
+        assert set(position.values) == {str(a) for a in position.view.legal}
+        ranked = sorted((m for _r, m in position.values.values()), reverse=True)
+        if position.kind == "ties":
+            assert len(position.tied) >= 2
+            assert ranked[0] - ranked[len(position.tied) - 1] <= 1e-9
+        else:
+            assert position.tied == (position.best,)
+            assert ranked[0] - ranked[1] >= 0.02
+    assert len({p.preset for p in ties}) >= 4
+    assert len({p.preset for p in leads}) >= 4
+    for position in (*ties[::24], *leads[::24]):
+        v = position.view
+        found = exact_comparison(v, v.legal, greedy_choice(v))
+        assert found is not None
+        assert {str(a) for a in found.tied} == set(position.tied)
+        for action in v.legal:
+            assert found.values[action].match_win.value == pytest.approx(
+                position.values[str(action)][1], abs=1e-9)
