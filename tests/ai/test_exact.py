@@ -14,7 +14,7 @@ import pytest
 from trashcards import Rules, apply, sample_chance, view
 from trashcards.actions import CALL, STOCK, Action, wild
 from trashcards.ai import exact_tables
-from trashcards.ai.exact import BUDGET, exact_solution
+from trashcards.ai.exact import BUDGET, UNTABLED, estimate, exact_solution
 from trashcards.ai.exact_solver import (
     POOL,
     RoundSolver,
@@ -211,6 +211,25 @@ def test_positions_out_of_reach_get_no_exact_answer() -> None:
     assert exact_solution(view(state, state.to_act)) is None
     state = _dealt("standard", (5, 5))
     assert exact_solution(view(state, state.to_act), budget=50) is None
+
+
+def test_boards_without_a_table_get_a_bounded_attempt_whatever_the_budget() -> None:
+    """4 + 1 positions of three face-down cards: those whose estimate exceeds UNTABLED
+    are refused even with a budget of a million types; those within it are solved the
+    same whatever the budget."""
+    refused = solved = 0
+    for v in _positions("standard", (4, 1), range(6), face_down=3):
+        p = position_of(v)
+        assert load_table(p.sizes, p.totals) is None
+        found = exact_solution(v, budget=10**6)
+        if estimate(p) > UNTABLED:
+            assert found is None
+            refused += 1
+        elif found is not None:
+            assert found == exact_solution(v, budget=UNTABLED)
+            solved += 1
+    assert refused > 0
+    assert solved > 0
 
 
 def test_boards_of_three_from_the_deal_are_answered_within_the_budget() -> None:

@@ -4,19 +4,22 @@
 reaches. Near the deal of boards of 3 slots that is tens of thousands of types (seconds
 in pure Python); from later positions it is a handful. The tables here hold the values of
 just enough *pool* types (a card drawn from the unseen cards, for both seats with the
-same boards and live cards) that no position of a round needs more than a few hundred
+same boards and live cards) that no position of a round needs more than :data:`WORST`
 types computed: :func:`select` walks the whole round's types, children first, and ships
 a pool pair as soon as the types it would take to compute it (the ones not shipped
-already) exceed ``reach``.
+already) exceed ``reach``; :func:`build` takes the largest ``reach`` that keeps every
+answer within :data:`WORST`.
 
 A table is one file per pair of board sizes (larger first) and card counts
-(:func:`.exact_solver.class_totals`), in ``exact_data/``: a JSON header line, then
-zlib-compressed arrays — the pool keys as integers (sorted), where each key's values
-start, and the values from the first ``x`` at which the pool can be drawn: seat 0's
-chance of winning the round as 31-bit fractions (within 2.4·10⁻¹⁰ of the solver's
-floats), the chance of a void round where it is not 0, and the entries that are bounds
-(after a reshuffle), rounded outwards.
-Made by ``python -m trashcards.ai.exact_tables`` (docs/ai.md gives the sizes and times).
+(:func:`.exact_solver.class_totals`), in ``exact_data/``: a JSON header line (the
+figures, and where each chunk lies), the keys (zlib: the pool keys as integers, sorted,
+and where each key's values start), then chunks of about :data:`CHUNK` values, each
+compressed on its own and read only when one of its keys is asked for: seat 0's chance
+of winning the round from the first ``x`` at which the pool can be drawn, as 31-bit
+fractions (within 2.4·10⁻¹⁰ of the solver's floats) differenced along ``x``, the chance
+of a void round where it is not 0, and the entries that are bounds (after a reshuffle),
+rounded outwards to 16 bits. Made by ``python -m trashcards.ai.exact_tables`` (docs/ai.md
+gives the sizes and times).
 """
 
 from __future__ import annotations
@@ -55,8 +58,8 @@ DATA_DIR: Final = Path(__file__).with_name("exact_data")
 FORMAT: Final = "trash-exact/1"
 #: Values per chunk, the unit in which a table is read.
 CHUNK: Final = 65_536
-#: The most types an answer may need once the table is loaded (about 50 ms of one core).
-WORST: Final = 1000
+#: The most types an answer may need once the table is loaded (some 35 ms of one idle core).
+WORST: Final = 700
 #: The games shipped: presets (by their card counts) and pairs of board sizes.
 GAMES: Final = tuple((preset, sizes) for preset in ("standard", "jokers", "all-faces-wild")
                      for sizes in ((2, 1), (2, 2), (3, 1), (3, 2), (3, 3)))
