@@ -52,12 +52,12 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from ..actions import CALL, Action
 from ..bots import make_bot
 from ..estimates import Estimate, t975, t_quantile
-from ..rules import FLAGS, Rules
+from ..rules import Rules
 from ..views import View
 from .evaluate import ActionValue, Engine, evaluate, mean_estimate
 from .odds import MatchOdds, OddsUnavailableError, match_odds
@@ -476,37 +476,23 @@ def _exact_odds(rules: Rules) -> MatchOdds | None:
         return None
 
 
-@lru_cache(maxsize=64)
-def _solver(rules: Rules, sizes: tuple[int, ...]) -> Any:
-    from .solver import Solver
-
-    return Solver(rules, (sizes[0], sizes[1]))
-
-
 def exact_comparison(view: View, chosen: Sequence[Action], greedy: Action | None,
                      seed: int = 0, nodes: int = EXACT_NODES,
                      total: int = EXACT_TOTAL) -> Comparison | None:
     """The comparison from the solver's exact values, or ``None`` where the position is
-    out of its reach (more than two players, call-trash or last chance, a board over
-    :data:`EXACT_MAX_SIZE` slots, a value that depends on a reshuffle)."""
+    out of their reach (:func:`.exact.exact_solution`: more than two players, last
+    chance, a value that depends on a reshuffle, more than ``min(nodes, total)`` solver
+    types of work)."""
     rules = view.rules
-    if (len(view.players) != 2 or any(getattr(rules, flag) for flag in FLAGS)
-            or max(p.board_size for p in view.players) > EXACT_MAX_SIZE):
+    if len(view.players) != 2 or rules.last_chance:
         return None
     odds = _exact_odds(rules)
     if odds is None:
         return None
-    from .solver import OutOfReachError
+    from .exact import exact_solution
 
-    try:
-        solver = _solver(rules, tuple(p.board_size for p in view.players))
-        if solver.stats.nodes >= total:
-            return None
-        solver.max_nodes = min(solver.stats.nodes + nodes, total)
-        solution = solver.solve(solver.key_of(view))
-    except (OutOfReachError, ValueError, RecursionError):
-        return None
-    if not solution.exact or solution.error > EXACT_TOLERANCE:
+    solution = exact_solution(view, min(nodes, total))
+    if solution is None or not solution.exact or solution.error > EXACT_TOLERANCE:
         return None
     seat = view.to_act
     assert seat is not None
@@ -539,6 +525,8 @@ def exact_comparison(view: View, chosen: Sequence[Action], greedy: Action | None
     tied = [a for a in chosen if mean[a] >= top - EXACT_TOLERANCE]
     best = greedy if greedy in tied else max(tied, key=lambda a: (mean[a],
                                                                    -chosen.index(a)))
+    if CALL in tied:  # calling is free (RULES.md §9): first, as in the sampled comparison
+        best = CALL
     assert best is not None
     tied.sort(key=lambda a: (a != best, -mean[a], chosen.index(a)))
     rest = sorted((a for a in chosen if a not in tied), key=lambda a: (-mean[a],
