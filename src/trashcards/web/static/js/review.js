@@ -5,10 +5,10 @@
 // figures (mistakes, small losses, decisions that matched the best, the largest loss),
 // tells every mistake and small loss in sentences beside the player's board (slot
 // labels on the cards), and shows the position at any move (step with the buttons, the
-// slider, the arrow keys, or a click on the chart or on a mistake). A table "On this device" (ids local-…), or
-// any record when the server cannot be reached, is reviewed on this device instead, in a
-// Web Worker (local/reviewworker.js), which answers what the server would: coarser, and
-// the notes say so (docs/offline.md).
+// slider, the arrow keys, or a click on the chart or on a mistake). A table "On this
+// device" (ids local-…), or any record when the server cannot be reached, is reviewed on
+// this device instead, in a Web Worker (local/reviewworker.js), which answers what the
+// server would: coarser, and the notes say so (docs/offline.md).
 
 import { slotLabel } from "./board.js";
 import { paths } from "./config.js";
