@@ -1,20 +1,31 @@
-"""The coach's quality bars (issues 17 and 28): review precision and recall, ties on exact
-positions, the sampled hint's false strict bests on exactly tied positions and its lead
-detection, seed stability, hint latency and the share of tied hints.
+"""The coach's quality bars (issues 17 and 28): review precision, recall and missed calls
+(mistakes and small losses apart), ties on exact positions, the sampled hint's false
+strict bests on exactly tied positions and its lead detection, seed stability, hint
+latency and the share of tied hints.
 
 Run from a checkout::
 
-    python benchmarks/coach.py                  # 20 matches of each kind
-    python benchmarks/coach.py --matches 5      # quicker
+    python benchmarks/coach.py                  # 20 matches of each kind, 200 cases
+    python benchmarks/coach.py --matches 5 --cases 50          # quicker
     python benchmarks/coach.py --only sampled --only stability --only latency
+    python benchmarks/coach.py --only recall --only calls      # the review's recall
     python benchmarks/coach.py --json out.json  # also write the figures
 
-* **Review precision**: ``--matches`` greedy-against-greedy matches (standard, two
-  players, ten slots), each reviewed at the default budget; the share of greedy's
-  decisions flagged as mistakes (bar: at most 0.5 %).
-* **Review recall**: ``--matches`` kid-against-greedy matches (kid at seat 0); of the
+* **Review precision**: ``--matches`` greedy-against-greedy and as many
+  expert-against-greedy matches (standard, two players, ten slots), each reviewed at the
+  default budget; the share of the greedy and the expert decisions flagged as mistakes
+  (bar: at most 0.5 %), and the share shown as small losses.
+* **Review recall**: kid-against-greedy matches (kid at seat 0) until ``--cases`` of the
   kid's draws from the stock when the top discard fitted one of its face-down slots (a
-  natural of that slot, or a wild), the share flagged (bar: at least 75 %).
+  natural of that slot, or a wild) were reviewed; the share shown as a mistake or a
+  small loss, with its 95 % (Wilson) interval (bar: lower bound at least 75 %), and the
+  mistakes and the small losses apart.
+* **Missed calls**: kid-against-greedy matches under call-trash until ``--cases``
+  decisions where the kid did not call "Trash!" with one face-down slot left (where
+  greedy calls); the share shown as a mistake or a small loss, apart the boards
+  completed without calling (always a mistake), and why the rest are not (calling
+  changes no deal's outcome: a later decision of the same turn can still call; or a
+  loss too small to confirm).
 * **Ties on exact positions**: every decision of ``--rounds`` greedy rounds of boards
   2 + 2, 2 + 1 and 1 + 1 (solved exactly; the first solve of 2 + 2 takes seconds):
   actions with equal exact values must both be ``equal_to_best``; where the best leads
@@ -66,7 +77,7 @@ from unittest import mock
 import trashcards.ai.compare as compare_module
 import trashcards.ai.evaluate as evaluate_module
 from trashcards import Rules, apply, new_match, sample_chance, view
-from trashcards.actions import DISCARD, STOCK, Action
+from trashcards.actions import CALL, DISCARD, STOCK, Action
 from trashcards.ai.compare import Comparison, compare
 from trashcards.ai.evaluate import fast_problem
 from trashcards.ai.hints import DEFAULT_SAMPLES, hint
@@ -74,6 +85,7 @@ from trashcards.ai.odds import round_start
 from trashcards.ai.review import DEFAULT_SAMPLES as REVIEW_SAMPLES
 from trashcards.ai.review import THRESHOLD, review
 from trashcards.bots import make_bot
+from trashcards.bots.base import wants_to_call
 from trashcards.estimates import wilson_interval
 from trashcards.record import Record, from_json
 from trashcards.rules import WILD
@@ -82,12 +94,13 @@ from trashcards.state import Phase, State
 from trashcards.views import View
 
 STANDARD = Rules.preset_named("standard")
+CALL_TRASH = Rules.preset_named("call-trash")
 
 
-def _match(kinds: tuple[str, str], seed: int) -> Record:
+def _match(kinds: tuple[str, str], seed: int, rules: Rules = STANDARD) -> Record:
     bots = [make_bot(kind, random.Random(f"coach:{seed}:{seat}"))
             for seat, kind in enumerate(kinds)]
-    return play_match(STANDARD, kinds, bots, random.Random(f"coach:{seed}")).record
+    return play_match(rules, kinds, bots, random.Random(f"coach:{seed}")).record
 
 
 def _fits(v: View) -> bool:
@@ -117,35 +130,73 @@ def _would_flag(d: Any, threshold: float) -> bool:
     return bool(d.measured >= threshold and (d.exact or d.cost_ci[0] > 0))
 
 
-def precision(matches: int, seed: int, samples: int) -> dict[str, Any]:
-    decisions = flagged = 0
-    at = dict.fromkeys(THRESHOLDS, 0)
+def _share(count: int, total: int) -> dict[str, Any]:
+    """A share with its 95 % Wilson interval."""
+    low, high = wilson_interval(count, total)
+    return {"count": count, "of": total, "share": count / total if total else 0.0,
+            "ci": [low, high]}
+
+
+def _pct(figure: dict[str, Any]) -> str:
+    low, high = figure["ci"]
+    return (f"{figure['count']}/{figure['of']} = {figure['share'] * 100:.1f} % "
+            f"({low * 100:.1f}–{high * 100:.1f} %)")
+
+
+def _precision_of(kinds: tuple[str, str], matches: int, seed: int,
+                  samples: int) -> dict[str, Any]:
+    """The review of ``matches`` matches of ``kinds`` (seeds from ``seed``): the decisions
+    of each kind of player flagged as mistakes and shown as small losses."""
+    decisions = dict.fromkeys(kinds, 0)
+    flagged = dict.fromkeys(kinds, 0)
+    small = dict.fromkeys(kinds, 0)
+    at = {kind: dict.fromkeys(THRESHOLDS, 0) for kind in kinds}
     seconds = []
     moves = []
     for index in range(matches):
-        record = _match(("greedy", "greedy"), seed + index)
+        record = _match(kinds, seed + index)
         start = time.perf_counter()
         result = review(record, samples)
         seconds.append(time.perf_counter() - start)
         moves.append(len(record.moves))
-        decisions += len(result.decisions)
-        flagged += sum(d.mistake for d in result.decisions)
-        for threshold in THRESHOLDS:
-            at[threshold] += sum(_would_flag(d, threshold) for d in result.decisions)
-        _say(f"precision {index + 1}/{matches}: {flagged}/{decisions} flagged, "
-             f"{len(record.moves)} moves reviewed in {seconds[-1]:.1f} s")
-    return {"matches": matches, "decisions": decisions, "flagged": flagged,
-            "share": flagged / decisions if decisions else 0.0,
-            "share_at_threshold": {f"{t * 100:g} pp": at[t] / decisions for t in at},
+        for d in result.decisions:
+            kind = kinds[d.seat]
+            decisions[kind] += 1
+            flagged[kind] += d.mistake
+            small[kind] += d.small_loss
+            for threshold in THRESHOLDS:
+                at[kind][threshold] += _would_flag(d, threshold)
+        _say(f"precision {'-'.join(kinds)} {index + 1}/{matches}: "
+             + ", ".join(f"{k} {flagged[k]} mistakes and {small[k]} small losses in "
+                         f"{decisions[k]}" for k in decisions)
+             + f"; {len(record.moves)} moves reviewed in {seconds[-1]:.1f} s")
+    return {"kinds": list(kinds), "matches": matches,
+            "by_kind": {k: {"decisions": decisions[k], "mistakes": _share(flagged[k],
+                                                                          decisions[k]),
+                            "small_losses": _share(small[k], decisions[k]),
+                            "share_at_threshold": {f"{t * 100:g} pp": at[k][t] / decisions[k]
+                                                   for t in THRESHOLDS}}
+                        for k in decisions},
             "review_seconds_max": max(seconds), "review_seconds_mean":
             sum(seconds) / len(seconds), "moves_max": max(moves)}
 
 
-def recall(matches: int, seed: int, samples: int) -> dict[str, Any]:
-    draws = caught = 0
+def precision(matches: int, seed: int, samples: int) -> dict[str, Any]:
+    """Review precision on greedy play (greedy against greedy) and on expert play (expert
+    against greedy): the decisions of greedy and of the expert flagged as mistakes."""
+    return {"greedy": _precision_of(("greedy", "greedy"), matches, seed, samples),
+            "expert": _precision_of(("expert", "greedy"), matches, 500 + seed, samples)}
+
+
+def recall(cases: int, seed: int, samples: int) -> dict[str, Any]:
+    """Kid-against-greedy matches until ``cases`` draws of the kid from the stock past a
+    fitting discard were reviewed: how many were shown as mistakes, as small losses."""
+    draws = caught = small = 0
     natural = natural_caught = 0
     at = dict.fromkeys(THRESHOLDS, 0)
-    for index in range(matches):
+    misses: list[dict[str, Any]] = []
+    index = 0
+    while draws < cases:
         record = _match(("kid", "greedy"), 1000 + seed + index)
         result = review(record, samples)
         judged = {d.move: d for d in result.decisions}
@@ -157,19 +208,73 @@ def recall(matches: int, seed: int, samples: int) -> dict[str, Any]:
                 if _fits(v):
                     draws += 1
                     caught += decision.mistake
+                    small += decision.small_loss
                     for threshold in THRESHOLDS:
                         at[threshold] += _would_flag(decision, threshold)
                     top = v.top_discard
                     assert top is not None
                     if v.rules.roles()[top] != WILD:
                         natural += 1
-                        natural_caught += decision.mistake
+                        natural_caught += not decision.matched
+                    if decision.matched:
+                        misses.append({"seed": 1000 + seed + index, "move": move,
+                                       "measured": decision.measured,
+                                       "cost_ci": list(decision.cost_ci),
+                                       "tied": decision.equal_to_best})
             state = after
-        _say(f"recall {index + 1}/{matches}: {caught}/{draws} flagged")
-    return {"matches": matches, "draws": draws, "flagged": caught,
-            "share": caught / draws if draws else 0.0,
+        index += 1
+        _say(f"recall {index} matches: {caught} mistakes + {small} small losses of "
+             f"{draws} draws")
+    return {"matches": index, "draws": draws, "mistakes": _share(caught, draws),
+            "small_losses": _share(small, draws), "shown": _share(caught + small, draws),
             "share_at_threshold": {f"{t * 100:g} pp": at[t] / draws for t in at},
-            "natural_draws": natural, "natural_flagged": natural_caught}
+            "natural_draws": natural, "natural_shown": natural_caught, "misses": misses}
+
+
+def missed_calls(cases: int, seed: int, samples: int) -> dict[str, Any]:
+    """Kid-against-greedy matches under call-trash until ``cases`` decisions where the
+    kid did not call with one face-down slot left were reviewed: how many were shown
+    (mistake, small loss), and why the others were not."""
+    forgot = caught = small = zero = open_ = completed = completed_caught = 0
+    forgot_completed = 0
+    open_costs: list[float] = []
+    index = 0
+    while forgot < cases:
+        record = _match(("kid", "greedy"), 3000 + seed + index, CALL_TRASH)
+        result = review(record, samples)
+        judged = {d.move: d for d in result.decisions}
+        state: State = new_match(record.rules, record.players)
+        for move, (after, _events) in enumerate(record.steps()):
+            decision = judged.get(move)
+            if decision is not None and decision.seat == 0:
+                if decision.kind == "missed_call" or (0 in after.unclaimed
+                                                      and 0 not in state.unclaimed):
+                    completed += 1
+                    completed_caught += decision.kind == "missed_call"
+                if wants_to_call(view(state, 0)) and decision.taken != CALL:
+                    forgot += 1
+                    caught += decision.mistake
+                    small += decision.small_loss
+                    forgot_completed += decision.kind == "missed_call"
+                    if decision.matched:
+                        low, high = decision.cost_ci
+                        if low == high == 0:
+                            zero += 1
+                        else:
+                            open_ += 1
+                            open_costs.append(decision.measured)
+            state = after
+        index += 1
+        _say(f"missed calls {index} matches: {caught} mistakes + {small} small losses of "
+             f"{forgot} non-calls with one slot left; {completed_caught}/{completed} boards "
+             "completed without calling flagged")
+    return {"matches": index, "not_called": forgot, "mistakes": _share(caught, forgot),
+            "small_losses": _share(small, forgot), "shown": _share(caught + small, forgot),
+            "completed_the_board": forgot_completed, "no_effect": zero,
+            "too_small_to_confirm": open_,
+            "too_small_max_pp": max(open_costs, default=0.0) * 100,
+            "shown_with_a_cost": _share(caught + small, forgot - zero),
+            "completed_without_call": _share(completed_caught, completed)}
 
 
 def _decisions(state: State, seed: int, rng: random.Random) -> Iterator[View]:
@@ -292,7 +397,7 @@ def coach_variant(variant: str) -> Iterator[None]:
         yield
 
 
-def _share(hits: int, total: int) -> dict[str, Any]:
+def _hit_share(hits: int, total: int) -> dict[str, Any]:
     low, high = wilson_interval(hits, total)
     return {"hits": hits, "total": total, "share": hits / total if total else 0.0,
             "low": low, "high": high}
@@ -316,8 +421,8 @@ def sampled_on_exact(corpus: Sequence[Solved], seeds: int,
                         false_best += found.decided
                     else:
                         named += found.decided and found.best == position.best
-        out[variant] = {"false_strict_best": _share(false_best, out["ties"] * seeds),
-                        "leads_named": _share(named, out["leads"] * seeds)}
+        out[variant] = {"false_strict_best": _hit_share(false_best, out["ties"] * seeds),
+                        "leads_named": _hit_share(named, out["leads"] * seeds)}
         _say(f"sampled on exact positions, {variant}: {out[variant]}")
     return out
 
@@ -370,8 +475,8 @@ def seed_stability(views: Sequence[View], seeds: int,
                 pairs += 1
                 agree += a == b
     return {"variant": variant, "positions": len(views), "hints": hints, "claims": claims,
-            "agreement": _share(agree, pairs),
-            "best_then_worse": _share(contradicted, len(views))}
+            "agreement": _hit_share(agree, pairs),
+            "best_then_worse": _hit_share(contradicted, len(views))}
 
 
 def latency(matches: int, seed: int, variant: str = "shipped") -> dict[str, Any]:
@@ -423,13 +528,51 @@ def _report_latency(f: dict[str, Any]) -> None:
           f"{f['whole_budget_share'] * 100:.1f} %", flush=True)
 
 
-PARTS = ("latency", "sampled", "stability", "ties", "precision", "recall")
+PARTS = ("latency", "sampled", "stability", "ties", "precision", "recall", "calls")
+
+
+def _review_parts(args: argparse.Namespace, parts: list[str],
+                  figures: dict[str, Any]) -> None:
+    """The review's figures: precision, recall and missed calls."""
+    if "precision" in parts:
+        figures["precision"] = found = precision(args.matches, args.seed, args.samples)
+        for name, f in found.items():
+            for kind, g in f["by_kind"].items():
+                if kind != name:
+                    continue
+                print(f"review precision ({name} play: {'-'.join(f['kinds'])}, "
+                      f"{f['matches']} matches): mistakes {_pct(g['mistakes'])} of {kind}'s "
+                      f"decisions (bar ≤ 0.5 %); small losses {_pct(g['small_losses'])}; "
+                      f"at other thresholds: {_shares(g)}; slowest review "
+                      f"{f['review_seconds_max']:.1f} s (longest match {f['moves_max']} "
+                      "moves)", flush=True)
+    if "recall" in parts:
+        figures["recall"] = f = recall(args.cases, args.seed, args.samples)
+        print(f"review recall (kid v greedy, {f['matches']} matches): of {f['draws']} "
+              f"stock draws past a fitting discard, shown {_pct(f['shown'])} (bar: lower "
+              f"bound ≥ 75 %): mistakes {_pct(f['mistakes'])}, small losses "
+              f"{_pct(f['small_losses'])}; naturals only {f['natural_shown']}/"
+              f"{f['natural_draws']}; mistakes at other thresholds: {_shares(f)}",
+              flush=True)
+    if "calls" in parts:
+        figures["calls"] = f = missed_calls(args.cases, args.seed, args.samples)
+        print(f"missed calls (kid v greedy, call-trash, {f['matches']} matches): of "
+              f"{f['not_called']} decisions without the call with one slot left, shown "
+              f"{_pct(f['shown'])}: mistakes {_pct(f['mistakes'])} ("
+              f"{f['completed_the_board']} completed the board), small losses "
+              f"{_pct(f['small_losses'])}; not shown: {f['no_effect']} where calling "
+              f"changes no deal, {f['too_small_to_confirm']} too small to confirm (at most "
+              f"{f['too_small_max_pp']:.2f} pp measured); shown of those with any cost "
+              f"{_pct(f['shown_with_a_cost'])}; boards completed without calling flagged "
+              f"{_pct(f['completed_without_call'])}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=20,
-                        help="matches of each kind for precision and recall")
+                        help="matches of each kind for precision")
+    parser.add_argument("--cases", type=int, default=200,
+                        help="cases for the recall and for the missed calls")
     parser.add_argument("--rounds", type=int, default=200,
                         help="rounds of boards 1 + 1 for the exact ties")
     parser.add_argument("--corpus-rounds", type=int, default=240,
@@ -492,20 +635,7 @@ def main() -> None:
               f"{f['equal_pairs_both_equal']}/{f['equal_pairs']} equal pairs both "
               f"equal_to_best; {f['leads_reported']}/{f['leads_over_5pp']} leads over "
               "5 pp reported best with the second not equal", flush=True)
-    if "precision" in parts:
-        figures["precision"] = f = precision(args.matches, args.seed, args.samples)
-        print(f"review precision (greedy v greedy, {f['matches']} matches): "
-              f"{f['flagged']}/{f['decisions']} decisions flagged = "
-              f"{f['share'] * 100:.2f} % (bar ≤ 0.5 %); slowest review "
-              f"{f['review_seconds_max']:.1f} s (longest match {f['moves_max']} moves); "
-              f"at other thresholds: {_shares(f)}", flush=True)
-    if "recall" in parts:
-        figures["recall"] = f = recall(args.matches, args.seed, args.samples)
-        print(f"review recall (kid v greedy, {f['matches']} matches): {f['flagged']}/"
-              f"{f['draws']} stock draws past a fitting discard flagged = "
-              f"{f['share'] * 100:.1f} % (bar ≥ 75 %); naturals only "
-              f"{f['natural_flagged']}/{f['natural_draws']}; at other thresholds: "
-              f"{_shares(f)}", flush=True)
+    _review_parts(args, parts, figures)
     if args.json is not None:
         args.json.write_text(json.dumps(figures, indent=2, default=str) + "\n",
                              encoding="utf-8")

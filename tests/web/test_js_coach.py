@@ -53,7 +53,7 @@ def test_the_coach_on_this_device_decides_as_the_python_coach(tmp_path: Path) ->
     assert any(len(item["hint"]["tied"]) == 1 for item in hints)
     kinds = [d["kind"] for item in items if item["kind"] == "review"
              for d in item["review"]["decisions"]]
-    assert {"ok", "mistake", "missed_call"} <= set(kinds)
+    assert {"ok", "mistake", "missed_call", "small_loss"} <= set(kinds)
     done = _run(path)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "# pass 5" in done.stdout  # with the hint that depends on the view only

@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "hint": ("trashcards.cli.hint", "hint_command", "The best move after a record, with "
                                                     "every move's win chances."),
     "review": ("trashcards.cli.review", "review_command", "Review every decision of a record: "
-                                                 "mistakes, accuracy, luck."),
+                                                 "mistakes, small losses, luck."),
     "simulate": ("trashcards.cli.simulate", "simulate", "Play many bot matches; print stats."),
     "analyze": ("trashcards.cli.analyze", "analyze", "Run a strategy-lab experiment; "
                                                       "write a report."),

@@ -398,7 +398,9 @@ def test_offline_a_local_match_has_hints_with_reasons_and_a_review_on_this_devic
             "After the last move" in page.inner_text("#move-text")
     judged = [text for text in said if text]
     assert judged
-    assert all(" chose " in text for text in judged), judged
+    # each decision told in sentences: what was done, then the best move or the cost
+    assert all(re.search(r"\.( The best move\.| As good as the best move within the noise\.|"
+                         r" .+ was better\. .*(cost|loss).*)$", text) for text in judged), judged
     assert any("Ana" in text for text in judged)
     assert page.locator("#review-error").is_hidden()
 

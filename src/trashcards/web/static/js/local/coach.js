@@ -1,7 +1,7 @@
 // @ts-check
 // The coach on this device (docs/offline.md): how trashcards.ai.compare judges a decision
 // from each action's outcomes on common deals, trashcards.ai.reasons' reason codes, and
-// trashcards.ai.review's verdict on a move (only confirmed mistakes), ported function by
+// trashcards.ai.review's verdict on a move (only confirmed losses), ported function by
 // function. Where the outcomes come from (local/hint.js: deals sampled from the view,
 // played out by the "good" computer) is not here: given the same outcomes, this module
 // must give what the Python functions give (tests/web/test_js_coach.py checks it).
@@ -592,6 +592,7 @@ export function verdict(view, taken, found, check, threshold = THRESHOLD, missed
       : found.values[best].match_win.value - found.values[taken].match_win.value;
     costCi = [measured, measured];
     if (measured >= threshold) kind = "mistake";
+    else if (measured > 0) kind = "small_loss";
   } else if (tied.includes(taken) && !missedCall
              && (taken === best || equivalent(vs) || -vs.mean < threshold / 2)) {
     measured = -vs.mean;
@@ -605,8 +606,8 @@ export function verdict(view, taken, found, check, threshold = THRESHOLD, missed
       const diff = check(versus);
       measured = diff.mean;
       costCi = [diff.low, diff.high];
-      if (diff.low > 0 && diff.mean >= threshold) {
-        kind = "mistake";
+      if (diff.low > 0) { // confirmed on fresh deals: a mistake, or a small loss
+        kind = diff.mean >= threshold ? "mistake" : "small_loss";
         tied = tied.filter((a) => a !== taken);
       }
     }
@@ -632,7 +633,8 @@ export function decisionJson(d) {
     equal_to_best: d.tied.includes(d.taken), options: d.options, exact: d.exact,
     cost: pyRound(d.cost, 4), measured: pyRound(d.measured, 4),
     cost_ci: d.cost_ci.map((v) => pyRound(v, 4)), round_cost: pyRound(d.round_cost, 4),
-    mistake: d.kind !== "ok", kind: d.kind,
+    mistake: d.kind === "mistake" || d.kind === "missed_call",
+    small_loss: d.kind === "small_loss", kind: d.kind,
     match_win_before: pyRound(d.chance_before, 4), match_win_after: pyRound(d.chance_after, 4),
   };
 }
