@@ -116,7 +116,8 @@ class Hub:
                                   row.rematch, row.moves, self.settings, self.store,
                                   self.committer, self.advisor, row.ready, row.cuts,
                                   row.party, hints, owned=owned,
-                                  owner=self.store.process_id if owned else row.owner)
+                                  owner=self.store.process_id if owned else row.owner,
+                                  active=row.active)
         except Exception as exc:  # any bad row: leave this table out, keep the server up
             if isinstance(exc, StoreError) and self.store.shared:
                 if owned:  # the database failed, not the row: another may try

@@ -125,11 +125,15 @@ class Table:
         self.owner = owner
         #: called when a write finds that this process lost the table
         self.on_lost: Callable[[Table], None] = lambda _table: None
-        #: when the last move was made, the last connection left or the table was
-        #: loaded (wall clock): an abandoned table expires ``abandoned_ttl`` after it
+        #: the table's last real activity (wall clock): its creation, a person's move,
+        #: the last connection leaving (kept in the database: a restart keeps it; bots'
+        #: moves and timers do not count). An abandoned table expires ``abandoned_ttl``
+        #: after it
         self.last_active = settings.wall_clock()
         #: the hints and win chances
         self.aids = Aids(self)
+        #: writes of the last activity under way
+        self._keeping: set[asyncio.Future[None]] = set()
 
     # -- building -------------------------------------------------------------------------
 
@@ -140,12 +144,15 @@ class Table:
                 ready: Sequence[int] = (),
                 cuts: str | None = None, party: str | None = None,
                 hints: bool = False, owned: bool = True,
-                owner: str | None = None) -> Table:
+                owner: str | None = None, active: float | None = None) -> Table:
         """A stored table, its match rebuilt by replaying its record (with the cards cut
-        for the dealer, ``cuts``, when they were kept). Raises what the record breaks (a
-        ``TrashError``) or what the row lacks."""
+        for the dealer, ``cuts``, when they were kept), and its last real activity
+        (``active``, if known). Raises what the record breaks (a ``TrashError``) or what
+        the row lacks."""
         table = cls(table_id, rules, seats, status, rematch, settings, store, committer,
                     advisor, ready, party, hints, owned, owner)
+        if active is not None:
+            table.last_active = active
         if moves:
             table.state, table.move_events = replay(
                 rules, tuple(s.name or "" for s in seats), moves, cuts)
@@ -315,10 +322,25 @@ class Table:
                 conn.error(exc.code, exc.message, exc.retry_after)
 
     def detach(self, conn: Connection) -> None:
+        if conn not in self.conns:
+            return
         self.conns.discard(conn)
         if not self.conns:
             self.last_active = self.settings.wall_clock()
             self.aids.unwatched()  # nobody watches: the update is not wanted
+            if self.owned:
+                self._keep_active(self.last_active)
+
+    def _keep_active(self, when: float) -> None:
+        """Store ``when`` as the last real activity, in the background."""
+        async def keep() -> None:
+            try:
+                await self.committer.write(self.store.touch, self.id, when)
+            except WriteError as exc:  # the clock in memory is right; a restart is early
+                log.info("table %s: its last activity could not be saved: %s", self.id, exc)
+        task = asyncio.ensure_future(keep())
+        self._keeping.add(task)
+        task.add_done_callback(self._keeping.discard)
 
     def close_connections(self, close: Close) -> None:
         """Close every connection (the table expired or was purged)."""
@@ -421,15 +443,20 @@ class Table:
         status = advance.status
         start = self.version
         clear = bool(self.ready) and advance.state.phase is not Phase.ROUND_OVER
+        # a person's move is real activity (kept with the moves); a bot's is not
+        active = self.settings.wall_clock() if seat is not None and seat not in self.bots \
+            else None
         await self.committer.add_moves(MoveWrite(
             self.id, start, advance.entries,
-            status if status != self.status or start == 0 else None, clear_ready=clear))
+            status if status != self.status or start == 0 else None, clear_ready=clear,
+            active=active))
+        if active is not None:
+            self.last_active = active
         self.publish(advance)
 
     def publish(self, advance: Advance) -> None:
         """Committed moves: the table takes them and every connection hears of them."""
         start = self.version
-        self.last_active = self.settings.wall_clock()
         self.status = advance.status
         self.state = advance.state
         self.moves.extend(advance.entries)
