@@ -26,10 +26,9 @@ from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -40,6 +39,7 @@ from . import offline
 from .advice import Budget, Work, review_message, warm_up
 from .backends import open_storage
 from .connection import Close, Connection, dumps
+from .edges import client_gone, relative_redirects
 from .hub import Hub
 from .limits import (
     AddressLimiter,
@@ -345,7 +345,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/levels", levels),
         Route("/api/review", review_record, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", websocket),
-        Mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False),
+        Mount("/static", offline.ShellFiles(directory=settings.static_dir, check_dir=False),
               name="static"),
     ]
     # Pages of the allowed origins (a static copy of the app, docs/offline.md) read the
@@ -355,10 +355,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
                              allow_methods=["GET", "POST"], allow_headers=["Content-Type"],
                              expose_headers=["X-Trash-Record", "Retry-After"])
                   ] if settings.allowed_origins else []
-    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
-                     exception_handlers={ProtocolError: protocol_error,
-                                         ValidationError: validation_error,
-                                         StoreError: store_error})
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                    exception_handlers={ProtocolError: protocol_error,
+                                        ValidationError: validation_error,
+                                        StoreError: store_error,
+                                        ClientDisconnect: client_gone})
+    relative_redirects(app.router)
+    return app
 
 
 async def _find(hub: Hub, table_id: str) -> Table:

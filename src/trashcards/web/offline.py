@@ -27,11 +27,15 @@ from pathlib import Path
 from typing import Any, Final
 
 import jinja2
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from ..files import OutputFolder
 
-__all__ = ["MANIFEST_PATH", "PAGE_NAMES", "ROOT_MARK", "SW_PATH", "build_static", "manifest",
-           "render_pages", "service_worker", "shell_urls", "shell_version"]
+__all__ = ["MANIFEST_PATH", "PAGE_NAMES", "ROOT_MARK", "SW_PATH", "ShellFiles", "build_static",
+           "manifest", "render_pages", "service_worker", "shell_urls", "shell_version"]
 
 SW_PATH: Final = "/sw.js"
 MANIFEST_PATH: Final = "/manifest.webmanifest"
@@ -63,6 +67,17 @@ def _static_files(static_dir: Path) -> list[Path]:
     return sorted(p for p in static_dir.rglob("*")
                   if p.is_file() and p.relative_to(static_dir).as_posix() not in _SKIP
                   and not p.name.startswith("."))
+
+
+class ShellFiles(StaticFiles):
+    """``/static/``: the static files, but not the worker's template (``static/sw.js``,
+    whose blanks are filled at ``/sw.js`` only: served as it is, it would install a
+    worker that caches nothing)."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if path in _SKIP:
+            raise HTTPException(status_code=404)
+        return await super().get_response(path, scope)
 
 
 def render_pages(templates_dir: Path, root: str = "/") -> dict[str, str]:
