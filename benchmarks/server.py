@@ -227,7 +227,7 @@ def serve(db: Path | str, *options: str) -> tuple[subprocess.Popen[str], str]:
         return servetools.launch(db, (
             "--host", "127.0.0.1", "--create-rate", "1000000", "--join-rate", "1000000000",
             "--max-connections", "100000",
-            "--max-http-connections", "100000", *options))
+            "--max-http-connections", "100000", "--http-rate", "1000000", *options))
     except servetools.ServerError as exc:
         raise SystemExit(f"the server did not start: {exc}") from None
 

@@ -39,7 +39,7 @@ def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
         "new_id": lambda: f"t{next(counter)}", "rate": 1e6, "burst": 1_000_000,
         "create_rate": 1e9, "join_rate": 1e9, "max_connections": 1_000_000,
         "hint_rate": 1e6, "hint_burst": 1_000_000, "hint_address_rate": 1e6,
-        "review_rate": 1e9,
+        "review_rate": 1e9, "http_rate": 1e9, "http_burst": 1_000_000_000,
     }
     values.update(changes)
     return Settings(**values)
@@ -160,10 +160,10 @@ def addressed(app: Any) -> Any:
 def server(db: Path, bot_delay: float = 0.0, *options: str
            ) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """``trashcards serve`` on a free port (with ``options``, chance seeded by
-    ``--test-seed 1``); yields the process and its base URL; killed afterwards
+    ``--test-seed 1``, no HTTP request rate); yields the process and its base URL; killed afterwards
     (:func:`servetools.running`)."""
     with running(db, ("--bot-delay", str(bot_delay), "--round-pause", "3600", "--test-seed", "1",
-                           *options)
+                      "--http-rate", "1000000", *options)
                  ) as (proc, url):
         yield proc, url
 

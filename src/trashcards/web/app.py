@@ -39,7 +39,7 @@ from . import offline
 from .advice import Budget, Work, review_message, warm_up
 from .backends import open_storage
 from .connection import Close, Connection, dumps
-from .edges import client_gone, relative_redirects
+from .edges import RequestRate, client_gone, relative_redirects
 from .hub import Hub
 from .limits import (
     AddressLimiter,
@@ -351,10 +351,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # Pages of the allowed origins (a static copy of the app, docs/offline.md) read the
     # API's answers: CORS for exactly those origins.
     origins = [origin.strip().rstrip("/") for origin in settings.allowed_origins]
-    middleware = [Middleware(CORSMiddleware, allow_origins=origins,
-                             allow_methods=["GET", "POST"], allow_headers=["Content-Type"],
-                             expose_headers=["X-Trash-Record", "Retry-After"])
-                  ] if settings.allowed_origins else []
+    middleware = [Middleware(RequestRate, rate=settings.http_rate, burst=settings.http_burst,
+                             clock=settings.clock, proxies=guards.proxies)]
+    middleware += [Middleware(CORSMiddleware, allow_origins=origins,
+                              allow_methods=["GET", "POST"], allow_headers=["Content-Type"],
+                              expose_headers=["X-Trash-Record", "Retry-After"])
+                   ] if settings.allowed_origins else []
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
                     exception_handlers={ProtocolError: protocol_error,
                                         ValidationError: validation_error,

@@ -1,4 +1,11 @@
-"""The HTTP app's edges: redirects that name no host, and requests whose client hung up.
+"""The HTTP app's edges: a request rate per address, redirects that name no host, and
+requests whose client hung up.
+
+* **Request rate.** :class:`RequestRate` answers an address's HTTP requests beyond
+  ``http_rate`` a second (a burst of ``http_burst``) with 429 ``rate_limited`` and
+  ``Retry-After`` before anything else reads them, so one address's flood of cheap
+  requests costs the others little (docs/protocol.md, "Limits"). Websockets have
+  their own limits.
 
 * **Trailing slashes.** Starlette redirects ``/rules/`` to ``/rules`` with an absolute
   address built from the request's ``Host`` header, so a forged header chose where the
@@ -14,23 +21,55 @@
 from __future__ import annotations
 
 import logging
+import math
 import time
+from collections.abc import Callable
 from typing import Final
 from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Match, Router
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..names import printable
+from .limits import AddressLimiter, Network, client_address
 
-__all__ = ["LOG_EVERY", "client_gone", "relative_redirects"]
+__all__ = ["LOG_EVERY", "RequestRate", "client_gone", "relative_redirects"]
 
 log = logging.getLogger(__name__)
 
 #: Seconds between two log lines about clients that hung up mid-request.
 LOG_EVERY: Final = 10.0
+
+
+class RequestRate:
+    """ASGI middleware: at most ``rate`` HTTP requests a second per client address (a
+    burst of ``burst``); beyond, 429 ``rate_limited`` with ``Retry-After``."""
+
+    def __init__(self, app: ASGIApp, rate: float, burst: int, clock: Callable[[], float],
+                 proxies: tuple[Network, ...] = ()) -> None:
+        self.app = app
+        self.limiter = AddressLimiter(rate, burst, clock)
+        self.rate = rate
+        self.proxies = proxies
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            client = scope.get("client")
+            peer = client[0] if client else "unknown"
+            forwarded = next((v.decode("latin-1") for k, v in scope.get("headers", ())
+                              if k == b"x-forwarded-for"), None)
+            wait = self.limiter.wait(client_address(peer, forwarded, self.proxies))
+            if wait > 0:
+                response = JSONResponse(
+                    {"error": "rate_limited", "message": f"at most {self.rate:g} requests a "
+                     "second from your address: try again in a moment",
+                     "retry_after": round(wait, 3)},
+                    status_code=429, headers={"Retry-After": str(max(1, math.ceil(wait)))})
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def relative_redirects(router: Router) -> None:

@@ -88,6 +88,10 @@ class Settings:
     create_rate: float = 20.0
     #: seats taken (HTTP) plus websocket joins per minute per client address
     join_rate: float = 120.0
+    #: HTTP requests per second per client address, and the burst allowed (beyond:
+    #: 429 ``rate_limited``)
+    http_rate: float = 100.0
+    http_burst: int = 500
     #: open websockets per client address, and on the whole server
     max_connections: int = 32
     max_sockets: int = 10_000
