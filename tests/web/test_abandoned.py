@@ -64,3 +64,32 @@ def test_bots_playing_on_are_no_activity(database: str | Path) -> None:
             time.sleep(0.02)
         now[0] += 2
         assert _gone(client, table_id), "bots' moves kept an abandoned table"
+
+
+def test_the_bots_of_a_table_nobody_watches_stop_until_someone_joins(tmp_path: Path) -> None:
+    """Issue 33: a creator's tables of bots played on after everyone left, costing AI
+    work for nobody. Now they stop ``bot_grace`` seconds after the last real activity
+    and go on when someone joins."""
+    now = [1_000_000.0]
+    with _server(tmp_path / "p.sqlite3", now, bot_delay=0.05, bot_grace=60.0) as client:
+        table_id = create(client, [{"kind": "bot"}, {"kind": "bot", "bot": "random"}],
+                          {"preset": "standard"})["table_id"]
+
+        def version() -> int:
+            return int(client.get(f"/api/tables/{table_id}").json()["version"])
+
+        def moving() -> bool:
+            before = version()
+            for _ in range(100):
+                time.sleep(0.02)
+                if version() > before:
+                    return True
+            return False
+
+        assert moving()  # within the grace: the bots play on
+        now[0] += 61
+        time.sleep(0.3)  # the move under way ends
+        assert not moving()
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            Socket(ws).join([])
+            assert moving()  # someone watches: they go on

@@ -343,8 +343,12 @@ def _finished_record(client: TestClient, bots: tuple[str, str]) -> str:
 def test_expert_bots_play_a_match_and_its_review_comes_back(tmp_path: Path) -> None:
     with _fast_client(tmp_path) as client:
         record = _finished_record(client, ("expert", "greedy"))
-        response = client.post("/api/review", content=record,
-                               headers={"content-type": "application/json"})
+        for _ in range(600):  # these rules' match-odds table is computed in the background
+            response = client.post("/api/review", content=record,
+                                   headers={"content-type": "application/json"})
+            if response.status_code != 503:
+                break
+            time.sleep(0.2)
         assert response.status_code == 200, response.text
         review = response.json()
         moves = len(json.loads(record)["moves"])

@@ -40,6 +40,7 @@ def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
         "create_rate": 1e9, "join_rate": 1e9, "max_connections": 1_000_000,
         "hint_rate": 1e6, "hint_burst": 1_000_000, "hint_address_rate": 1e6,
         "review_rate": 1e9, "http_rate": 1e9, "http_burst": 1_000_000_000,
+        "ai_processes": False,
     }
     values.update(changes)
     return Settings(**values)

@@ -36,9 +36,9 @@ from ..ai.levels import LEVELS
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
 from . import offline
-from .advice import Budget, Work, review_message, warm_up
+from .advice import warm_up
 from .backends import open_storage
-from .connection import Close, Connection, dumps
+from .connection import Close, Connection
 from .edges import RequestRate, client_gone, relative_redirects
 from .hub import Hub
 from .limits import (
@@ -173,6 +173,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             holder["hub"] = Hub(settings, store)
             parties["parties"] = Parties(holder["hub"])
             warm.start()  # in the background: the server answers at once
+            holder["hub"].advisor.start()  # the AI's worker processes, warming up too
             await holder["hub"].resume()
             holder["hub"].start_sweeping()
             gc.freeze()  # what start-up made lives as long as the server: never scan it
@@ -208,6 +209,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         _check_post(request, settings, guards.creates, "tables created", guards.proxies)
         spec = CreateTable.model_validate(await _body(request, settings))
         table, mine = await hub().create(spec)
+        table.creator = _address(request, guards.proxies)  # its expert bots' fair share
         return JSONResponse({"table_id": table.id, "seats": mine, "invite": f"/t/{table.id}",
                              "spectate": f"/t/{table.id}?watch=1"}, status_code=201)
 
@@ -216,7 +218,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         _check_post(request, settings, guards.creates, "tables created", guards.proxies,
                     cost=PARTY_TABLES)
         spec = CreateParty.model_validate(await _body(request, settings))
-        return JSONResponse(await parties["parties"].create(spec), status_code=201)
+        made = await parties["parties"].create(spec)
+        for table_id in made["tables"]:  # their expert bots' fair share
+            if table_id in hub().tables:
+                hub().tables[table_id].creator = _address(request, guards.proxies)
+        return JSONResponse(made, status_code=201)
 
     async def get_party(request: Request) -> Response:
         return JSONResponse(await parties["parties"].info(request.path_params["party_id"]))
@@ -264,13 +270,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def review_record(request: Request) -> Response:
         _check_post(request, settings, guards.reviews, "reviews", guards.proxies)
         body = await _raw_body(request, settings.max_review_body)
-        advisor = hub().advisor
-        budget = Budget(time.monotonic() + settings.review_deadline)
-        job = asyncio.ensure_future(advisor.run(
-            _review_text, body, settings.review_samples, settings.max_review_moves,
-            settings.review_deals, budget, advisor.odds.ready, kind=Work.REVIEW,
-            key=_address(request, guards.proxies), wait=settings.review_deadline,
-            budget=budget))
+        job = asyncio.ensure_future(hub().advisor.review(
+            body, settings.review_samples, settings.max_review_moves, settings.review_deals,
+            settings.review_deadline, _address(request, guards.proxies)))
         gone = asyncio.ensure_future(_disconnected(request))
         try:  # a client that hangs up takes its review out of the queue (or stops it)
             await asyncio.wait((job, gone), return_when=asyncio.FIRST_COMPLETED)
@@ -431,11 +433,6 @@ async def _raw_body(request: Request, limit: int) -> bytes:
         if len(body) > limit:
             raise ProtocolError("too_large", f"the body is over {limit} bytes")
     return body
-
-
-def _review_text(*args: Any) -> str:
-    """In a worker: the review's JSON text (a long one takes a while to write)."""
-    return dumps(review_message(*args))
 
 
 async def _disconnected(request: Request) -> None:

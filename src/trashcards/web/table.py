@@ -43,7 +43,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from ..actions import Action, Move, parse_action, parse_move
+from ..actions import CALL, Action, Move, parse_action, parse_move
 from ..ai.expert import ExpertBot
 from ..bots import Bot, make_bot
 from ..errors import IllegalActionError, NotationError
@@ -52,7 +52,7 @@ from ..rules import Rules
 from ..state import Phase, State, new_match
 from ..views import view
 from . import following
-from .advice import Advisor, expert_choice
+from .advice import Advisor, Work, expert_move
 from .aids import Aids
 from .commits import Committer
 from .connection import Close, Connection
@@ -134,6 +134,11 @@ class Table:
         self.aids = Aids(self)
         #: writes of the last activity under way
         self._keeping: set[asyncio.Future[None]] = set()
+        #: the address of the table's creator (after a restart: of the first person to
+        #: join it): its expert bots' share of the AI work is that address's
+        self.creator = ""
+        #: whether the bots and timers stopped because nobody is there (``bot_grace``)
+        self.paused = False
 
     # -- building -------------------------------------------------------------------------
 
@@ -359,6 +364,11 @@ class Table:
         conn.seats = tuple(seats)
         conn.table_id = self.id
         self.conns.add(conn)
+        if not self.creator and seats:
+            self.creator = conn.address  # the creator's address was not kept: a player's
+        if self.paused:  # someone is here again: the bots go on
+            self.paused = False
+            self.schedule()
         conn.send_json({"type": "joined", "table_id": self.id, "seats": seats,
                         "version": self.version, "table": self.info()})
         if self.state is None or conn.caught_up == self.version:
@@ -494,22 +504,31 @@ class Table:
         moves, or (``None``) the next round is dealt. If the move cannot be saved, try
         again later (after a pause that doubles up to ``retry_max``)."""
         await asyncio.sleep(delay)
+        if self._unwatched():  # nobody there for a while: stop until someone joins
+            self.paused = True
+            return
         bot = self.bots.get(bot_seat) if bot_seat is not None else None
         thought: Action | None = None
         if isinstance(bot, ExpertBot) and bot_seat is not None:
             state = self.state  # the expert thinks off the loop, on its view, unlocked
             if state is None or self.version != version or state.to_act != bot_seat:
                 return
-            odds = self.advisor.odds.ready(self.rules, len(self.seats))
-            try:
-                thought = await self.advisor.run(
-                    expert_choice, bot, view(state, bot_seat), odds, required=True,
-                    wanted=lambda: self.version == version)
-            except ProtocolError:  # the table moved on: this decision is not needed
-                return
-            except Exception:  # a bug must not kill the table silently
-                log.exception("table %s: the expert bot failed", self.id)
-                return
+            seat_view = view(state, bot_seat)
+            if len(seat_view.legal) > 1 and CALL not in seat_view.legal:  # a search
+                odds = self.advisor.odds.ready(self.rules, len(self.seats))
+                try:  # in a worker process, as a share of the creator's AI work
+                    thought = await self.advisor.run(
+                        expert_move, seat_view, odds, bot.rng.random(), kind=Work.BOT,
+                        key=self.creator or f"table {self.id}",
+                        wanted=lambda: self.version == version)
+                except ProtocolError:  # the table moved on: this decision is not needed
+                    return
+                except Exception:  # a bug or a lost worker: try again, never stall
+                    log.exception("table %s: the expert bot failed", self.id)
+                    pause = min(self.settings.retry_max, 2.0 ** failures)
+                    self._task = asyncio.create_task(
+                        self._after(pause, bot_seat, version, failures + 1))
+                    return
         async with self.lock:
             state = self.state
             if state is None or self.version != version:
@@ -534,6 +553,13 @@ class Table:
                     self._after(pause, bot_seat, version, failures + 1))
             except Exception:  # a bug must not kill the table silently
                 log.exception("table %s: automatic move failed", self.id)
+
+    def _unwatched(self) -> bool:
+        """Whether nobody has been connected for ``bot_grace`` seconds after the last
+        real activity (one process only: with several, another's watchers are not
+        seen here, so bots never stop)."""
+        return (not self.conns and self.store.bus is None and self.settings.wall_clock()
+                - self.last_active > self.settings.bot_grace)
 
     def cancel(self) -> None:
         if self._task is not None:
