@@ -260,20 +260,47 @@ def _children(pid: int) -> list[int]:
 
 
 def _is_ai_worker(pid: int) -> bool:
+    """Whether ``pid`` is a process spawned by multiprocessing (an AI worker, or a
+    match-odds computation), not its resource tracker."""
     try:
-        return b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        return b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
+
+
+def _servers(pid: int) -> list[int]:
+    """The processes that serve: ``pid``, or with ``--workers`` its children."""
+    children = [c for c in _children(pid) if not _is_ai_worker(c)
+                and b"resource_tracker" not in _cmdline(c)]
+    return children or [pid]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def loop_waited(pid: int) -> float:
+    """Seconds the serving processes' main threads (their event loops) spent runnable
+    but not running so far, added up (``/proc/PID/schedstat``: the CPU was taken)."""
+    total = 0.0
+    for server in _servers(pid):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            total += int(Path(f"/proc/{server}/task/{server}/schedstat").read_text()
+                         .split()[1]) / 1e9
+    return total
 
 
 def memory(pid: int) -> tuple[float, float, int]:
     """(RSS of the server's processes, RSS of their AI workers, how many workers), in
     MiB: ``pid`` and its children that serve (``--workers``: the supervisor's), the
     multiprocessing children of those."""
-    servers = [pid] + [c for c in _children(pid) if not _is_ai_worker(c)]
+    servers = _servers(pid)
     workers = [c for s in servers for c in _children(s) if _is_ai_worker(c)]
-    return (sum(_rss_mib(s) for s in servers), sum(_rss_mib(w) for w in workers),
-            len(workers))
+    serving = sum(_rss_mib(s) for s in servers) + (_rss_mib(pid) if servers != [pid] else 0)
+    return serving, sum(_rss_mib(w) for w in workers), len(workers)
 
 
 @dataclass
@@ -393,18 +420,23 @@ def soak(args: argparse.Namespace) -> None:
 def _sample(args: argparse.Namespace, pid: int, collected: Collected,
             seconds: float) -> list[tuple[float, float, float, int, Interval, float]]:
     """Every ``--sample`` seconds: (minutes, server RSS, AI workers' RSS, workers, the
-    interval's samples, load); printed as they come."""
+    interval's samples, load); printed as they come, with the share of the interval the
+    server's event loop(s) waited for a CPU (the machine's other work)."""
     started = time.monotonic()
     rows = []
-    print("| minute | server RSS | AI workers' RSS | move p50 / p99 (n) | hint p50 / p99 "
-          "(n) | errors | load |", flush=True)
-    print("| --- | --- | --- | --- | --- | --- | --- |", flush=True)
+    print("| minute | server RSS | AI workers' RSS (processes) | move p50 / p99 (n) | "
+          "hint p50 / p99 (n) | errors | loop waiting for a CPU | load |", flush=True)
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |", flush=True)
+    last, waited = started, loop_waited(pid)
     while (elapsed := time.monotonic() - started) < seconds:
         time.sleep(min(args.sample, max(0.1, seconds - elapsed)))
         server, ai, count = memory(pid)
         interval = collected.next_interval()
         load = os.getloadavg()[0]
-        minute = (time.monotonic() - started) / 60
+        now, now_waited = time.monotonic(), loop_waited(pid)
+        share = (now_waited - waited) / max(1e-9, now - last) / len(_servers(pid))
+        last, waited = now, now_waited
+        minute = (now - started) / 60
         rows.append((minute, server, ai, count, interval, load))
         ms = 1000.0
         print(f"| {minute:.1f} | {server:.0f} MiB | {ai:.0f} MiB ({count}) | "
@@ -412,7 +444,7 @@ def _sample(args: argparse.Namespace, pid: int, collected: Collected,
               f"{percentile(interval.moves, 0.99) * ms:.0f} ms ({len(interval.moves)}) | "
               f"{percentile(interval.hints, 0.5) * ms:.0f} / "
               f"{percentile(interval.hints, 0.99) * ms:.0f} ms ({len(interval.hints)}) | "
-              f"{interval.errors or '-'} | {load:.1f} |", flush=True)
+              f"{interval.errors or '-'} | {share:.0%} | {load:.1f} |", flush=True)
     return rows
 
 
