@@ -28,6 +28,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "trashcards"
 
 CORE = frozenset({
     "__init__", "actions", "boundedjson", "cards", "chance", "deals", "digits", "engine",
+    "files",
     "discards", "errors", "estimates", "events", "names", "public", "record", "rules",
     "session", "spec",
     "state", "statejson", "views",

@@ -346,8 +346,12 @@ def test_expert_bots_play_a_match_and_its_review_comes_back(tmp_path: Path) -> N
     cached_odds(start_size=6, rounds_to_win=1)  # a review needs the rules' table
     with _fast_client(tmp_path) as client:
         record = _finished_record(client, ("expert", "greedy"))
-        response = client.post("/api/review", content=record,
-                               headers={"content-type": "application/json"})
+        for _ in range(600):  # these rules' match-odds table is computed in the background
+            response = client.post("/api/review", content=record,
+                                   headers={"content-type": "application/json"})
+            if response.status_code != 503:
+                break
+            time.sleep(0.2)
         assert response.status_code == 200, response.text
         review = response.json()
         moves = len(json.loads(record)["moves"])

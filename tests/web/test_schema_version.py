@@ -117,7 +117,7 @@ def test_a_database_from_a_newer_version_is_refused_at_start(tmp_path: Path,
                 "CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL, "
                 "rules TEXT NOT NULL, status TEXT NOT NULL, rematch TEXT, ready TEXT NOT "
                 "NULL DEFAULT '[]', finished REAL, cuts TEXT, party TEXT, hints INTEGER, "
-                "colour TEXT NOT NULL)")
+                "active REAL, colour TEXT NOT NULL)")
             conn.execute("INSERT INTO tables SELECT * FROM t2")
             conn.execute("DROP TABLE t2")
     result = _serve(db)
@@ -134,3 +134,35 @@ def test_a_database_from_a_newer_version_is_refused_at_start(tmp_path: Path,
         assert "newer trashcards" in exported.output
     else:
         assert exported.exit_code == 0, exported.output
+
+
+def _serve_on(db: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "trashcards", "serve", "--port", "0",
+                           "--db", str(db)], capture_output=True, text=True, timeout=60,
+                          check=False)
+
+
+@pytest.mark.parametrize("damage", ["DROP TABLE seats", "ALTER TABLE tables DROP COLUMN active"])
+def test_a_database_missing_a_table_or_column_is_refused_at_start(
+        database: str | Path, damage: str) -> None:
+    """Before, a file without its ``seats`` table was served, and every create failed
+    with 503; now the start is refused with one line naming what is missing."""
+    with TestClient(create_app(make_settings(database))) as client:
+        create(client, TWO)
+    if isinstance(database, Path):
+        with sqlite3.connect(database) as conn:
+            conn.execute("PRAGMA foreign_keys = OFF")
+            conn.execute(damage)
+    else:
+        psycopg = pytest.importorskip("psycopg")
+        with psycopg.connect(database, autocommit=True) as conn:
+            conn.execute(damage + (" CASCADE" if "DROP TABLE" in damage else ""))
+    result = _serve_on(database)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "served at" not in result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error: "), result.stderr
+    missing = "no table seats" if "seats" in damage else "no column tables.active"
+    assert missing in lines[0]
+    assert "restore it from a backup" in lines[0]

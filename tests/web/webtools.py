@@ -44,6 +44,8 @@ def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
         # answers that never depend on the machine's load (docs/development.md)
         "coarse_when_busy": False, "odds_in_background": False,
         "ai_answer_while_warming": False,
+        "http_rate": 1e9, "http_burst": 1_000_000_000,
+        "ai_processes": False,
     }
     values.update(changes)
     return Settings(**values)
@@ -164,10 +166,10 @@ def addressed(app: Any) -> Any:
 def server(db: Path, bot_delay: float = 0.0, *options: str
            ) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """``trashcards serve`` on a free port (with ``options``, chance seeded by
-    ``--test-seed 1``); yields the process and its base URL; killed afterwards
+    ``--test-seed 1``, no HTTP request rate); yields the process and its base URL; killed afterwards
     (:func:`servetools.running`)."""
     with running(db, ("--bot-delay", str(bot_delay), "--round-pause", "3600", "--test-seed", "1",
-                           *options)
+                      "--http-rate", "1000000", *options)
                  ) as (proc, url):
         yield proc, url
 

@@ -123,7 +123,8 @@ def _check_save(path: Path, force: bool, resume: Path | None) -> None:
     if not os.access(folder, os.W_OK):
         raise click.BadParameter(f"cannot write in the folder {folder}", param_hint="--save")
     resuming_it = resume is not None and path.exists() and path.samefile(resume)
-    if path.exists() and not force and not resuming_it:
+    there = path.exists() or path.is_symlink()  # a link counts, even to nowhere
+    if there and not force and not resuming_it:
         raise click.BadParameter(
             f"{path} already exists (it may hold a finished match): add --force to "
             "overwrite it, or choose another file", param_hint="--save")

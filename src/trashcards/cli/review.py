@@ -11,6 +11,7 @@ import click
 
 from ..ai.evaluate import ENGINES
 from ..ai.review import DEFAULT_SAMPLES, THRESHOLD, Review, review
+from ..files import OutputError, check_new_file
 from ..record import Record
 from ..state import State, new_match
 from ..views import view
@@ -24,7 +25,9 @@ __all__ = ["review_command"]
 @click.option("--json", "as_json", is_flag=True,
               help="Print the whole review as one JSON object (summary, decisions, curve).")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              metavar="PNG", help="Draw each player's match-win chance across the match.")
+              metavar="PNG", help="Draw each player's match-win chance across the match "
+                                  "into this new file.")
+@click.option("--force", is_flag=True, help="Let --plot replace an existing file.")
 @click.option("--samples", type=click.IntRange(min=2), default=DEFAULT_SAMPLES,
               show_default=True,
               help="Deals of the unseen cards per move of a decision, to pick the best "
@@ -34,8 +37,8 @@ __all__ = ["review_command"]
               help="Seed of the sampled deals: the same seed gives the same review.")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
               help="Who plays the rollouts: the numba kernel (fast) or the rules engine.")
-def review_command(file: str, as_json: bool, plot: Path | None, samples: int, seed: int,
-                   engine: str) -> None:
+def review_command(file: str, as_json: bool, plot: Path | None, force: bool, samples: int,
+                   seed: int, engine: str) -> None:
     """Review every decision of every player in the trash/1 record FILE ('-' for standard
     input): each player's mistakes, small losses, the decisions that matched the best
     move and the largest single loss; each mistake and small loss in words, with the
@@ -54,7 +57,7 @@ def review_command(file: str, as_json: bool, plot: Path | None, samples: int, se
     """
     record = read_record(file)
     if plot is not None:
-        _check_plot_path(plot)
+        _check_plot_path(plot, force)
         _check_plot_deps()
     from rich.console import Console
     from rich.progress import (
@@ -88,16 +91,15 @@ def review_command(file: str, as_json: bool, plot: Path | None, samples: int, se
             click.echo(f"wrote {plot}")
 
 
-def _check_plot_path(plot: Path) -> None:
+def _check_plot_path(plot: Path, force: bool) -> None:
     """Refuse, before the review runs, a --plot whose folder is missing, is a file or
-    cannot be written (no folder is made), or a --plot that is a folder."""
+    cannot be written (no folder is made), a --plot that is a folder, or one that exists
+    without --force (docs/files.md)."""
     folder = plot.parent
-    if not folder.exists():
-        fail(f"--plot: the folder {folder} does not exist")
-    if not folder.is_dir():
-        fail(f"--plot: {folder} is a file, not a folder")
-    if plot.is_dir():
-        fail(f"--plot: {plot} is a folder, not a file")
+    try:
+        check_new_file(plot, force)
+    except OutputError as exc:
+        fail(f"--plot: {exc}")
     if not os.access(folder, os.W_OK):
         fail(f"--plot: cannot write into the folder {folder}")
 

@@ -20,10 +20,11 @@ from rich.table import Table
 from ..bots import BOTS
 from ..errors import RulesError
 from ..estimates import wilson_interval
+from ..files import OutputError, OutputFolder
 from ..lab.report import rounded_shares
 from ..rules import Rules
 from ..sim.runner import BACKENDS, ENGINES, Runner
-from ..simulation import SimStats
+from ..simulation import SimStats, record_file
 from . import registered  # noqa: F401  (every bot by name)
 from .options import rules_options
 from .records import fail
@@ -131,12 +132,16 @@ def _bot_list(_ctx: click.Context, _param: click.Parameter, value: str) -> list[
               help="Seed: the same seed gives the same result.")
 @rules_options
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Write every match's trash/1 record into this directory.")
+              help="Write every match's trash/1 record into this directory: a new one (in "
+                   "a folder that exists), an empty one, or one an earlier run wrote.")
+@click.option("--force", is_flag=True,
+              help="Let --records replace records an earlier run wrote that were changed "
+                   "since (never a file a run did not write).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 @engine_options
 def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Path | None,
-             as_json: bool, engine: str | None, backend: str, ray_address: str | None,
-             workers: int | None) -> None:
+             force: bool, as_json: bool, engine: str | None, backend: str,
+             ray_address: str | None, workers: int | None) -> None:
     """Play MATCHES whole matches between bots and print each bot's match win rate (95 %
     confidence interval), the first player's edge, rounds per match and turns per round.
 
@@ -149,8 +154,7 @@ def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Pa
         rules.check_players(len(bots))
     except RulesError as exc:
         raise click.BadParameter(str(exc)) from None
-    if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
+    folder = _records_folder(records, force, seed, matches) if records is not None else None
     console = Console(stderr=True)
     engine = engine_for_bots(bots, engine, console)
     with make_runner(engine, backend, ray_address, workers, console) as runner:
@@ -159,14 +163,33 @@ def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Pa
                       TimeRemainingColumn(), console=console, transient=True,
                       disable=not console.is_terminal) as progress:
             task = progress.add_task("matches", total=matches)
-            stats = runner.run(rules, bots, matches, seed, records=records,
-                               progress=lambda n: progress.advance(task, n))
+            try:
+                stats = runner.run(rules, bots, matches, seed, records=records,
+                                   progress=lambda n: progress.advance(task, n))
+            finally:
+                if folder is not None:  # list what was written, even if stopped
+                    folder.adopt(record_file(seed, i) for i in range(matches))
+                    folder.close()
     if as_json:
         out = summary_json(stats, bots, rules, seed)
         out["engine"] = runner.engine
         click.echo(json.dumps(out))
     else:
         _print_summary(stats, bots, rules, seed)
+
+
+def _records_folder(records: Path, force: bool, seed: int, matches: int) -> OutputFolder:
+    """The --records folder, checked before any match is played (docs/files.md)."""
+    try:
+        folder = OutputFolder(records, "simulate", force)
+        try:
+            folder.check(record_file(seed, i) for i in range(matches))
+        except OutputError:
+            folder.close()
+            raise
+    except OutputError as exc:
+        fail(str(exc))
+    return folder
 
 
 def summary_json(stats: SimStats, bots: list[str], rules: Rules, seed: int) -> dict[str, object]:

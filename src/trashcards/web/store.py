@@ -124,16 +124,25 @@ def _version_2(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _version_3(db: sqlite3.Connection) -> None:
+    """The time of each table's last real activity (a person's move, the last person
+    leaving), so that a restart keeps the clock of abandoned tables; the tables stored
+    before it count from now."""
+    db.execute("ALTER TABLE tables ADD COLUMN active REAL")
+    db.execute("UPDATE tables SET active = ?", (time.time(),))
+
+
 #: The schema, one migration per version (``PRAGMA user_version``, 0 for a new file or
 #: one made before versions were kept), each applied in its own transaction with the
 #: version it reaches: like the PostgreSQL backend's numbered migrations. Never edit a
 #: released one; add the next.
-MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (_version_1, _version_2)
+MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
+    _version_1, _version_2, _version_3)
 #: The columns of each table that this version writes (any other column must have a
 #: default or allow NULL, or every insert would fail).
 _COLUMNS: Final = {
     "tables": {"id", "created", "rules", "status", "rematch", "ready", "finished", "cuts",
-               "party", "hints"},
+               "party", "hints", "active"},
     "seats": {"table_id", "seat", "kind", "name", "bot", "token_hash"},
     "moves": {"table_id", "idx", "move"},
     "parties": {"id", "created", "data", "final"},
@@ -180,6 +189,9 @@ class TableRow:
     hints: bool | None = None
     #: the process that owns the table (a shared database only)
     owner: str | None = None
+    #: when a person last moved at the table or the last connection left it (seconds
+    #: since the epoch; ``None``: not known)
+    active: float | None = None
 
 
 @dataclass
@@ -220,6 +232,9 @@ class MoveWrite:
     clear_ready: bool = False
     #: the cards cut for the first dealer (JSON), written with the first moves
     cuts: str | None = None
+    #: a person made these moves at this time (seconds since the epoch): the table's
+    #: last real activity
+    active: float | None = None
 
 
 class Store:
@@ -244,6 +259,9 @@ class Store:
         except StoreError:
             self._unlock()
             raise
+        #: the activity column, or NULL in a file from before it (opened read-only)
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
+        self._active = "active" if "active" in columns else "NULL"
         if not readonly:
             self._probe_write()
 
@@ -321,10 +339,11 @@ class Store:
                 db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (table_id, rematch_of))
 
     def _insert(self, db: sqlite3.Connection, table: NewTable) -> None:
-        db.execute("INSERT INTO tables (id, created, rules, status, cuts, party, hints) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (table.id, self.clock(), json.dumps(table.rules), table.status, table.cuts,
-                    table.party, int(table.hints)))
+        now = self.clock()
+        db.execute("INSERT INTO tables (id, created, rules, status, cuts, party, hints, "
+                   "active) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   (table.id, now, json.dumps(table.rules), table.status, table.cuts,
+                    table.party, int(table.hints), now))
         db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                        [(table.id, s.seat, s.kind, s.name, s.bot, s.token_hash)
                         for s in table.seats])
@@ -385,6 +404,14 @@ class Store:
             db.execute("UPDATE tables SET ready = '[]' WHERE id = ?", (write.table_id,))
         if write.cuts is not None:
             db.execute("UPDATE tables SET cuts = ? WHERE id = ?", (write.cuts, write.table_id))
+        if write.active is not None:
+            db.execute("UPDATE tables SET active = ? WHERE id = ?",
+                       (write.active, write.table_id))
+
+    def touch(self, table_id: str, when: float) -> None:
+        """Keep ``when`` as the table's last real activity (the last connection left)."""
+        with self._transaction() as db:
+            db.execute("UPDATE tables SET active = ? WHERE id = ?", (when, table_id))
 
     def set_ready(self, table_id: str, seats: Iterable[int]) -> None:
         """The seats that asked for the next round (kept across a restart)."""
@@ -410,8 +437,8 @@ class Store:
         """The table, or ``None``; a row that cannot be read raises :class:`StoreError`."""
         try:
             row = self._db.execute("SELECT id, created, rules, status, rematch, ready, "
-                                   "finished, cuts, party, hints FROM tables WHERE id = ?",
-                                   (table_id,)).fetchone()
+                                   f"finished, cuts, party, hints, {self._active} FROM tables "
+                                   "WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 return None
             seats = [SeatRow(*r) for r in self._db.execute(
@@ -423,7 +450,8 @@ class Store:
         except (sqlite3.Error, ValueError, TypeError) as exc:
             raise StoreError(f"table {table_id} cannot be read: {exc}") from None
         return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6],
-                        row[7], row[8], None if row[9] is None else bool(row[9]))
+                        row[7], row[8], None if row[9] is None else bool(row[9]),
+                        active=row[10])
 
     def load_party(self, party_id: str) -> PartyRow | None:
         """The party, or ``None``; a row that cannot be read raises :class:`StoreError`."""
@@ -532,9 +560,24 @@ def _migrate(db: sqlite3.Connection) -> None:
             raise
 
 
+def _check_missing(db: sqlite3.Connection, path: str) -> None:
+    """Refuse a schema missing a table or a column of this version (dropped by hand, a
+    damaged file): every read or write of it would fail."""
+    for table, known in _COLUMNS.items():
+        found = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        missing = sorted(known - found)
+        if not found or missing:
+            what = f"no table {table}" if not found else \
+                f"no column {', '.join(f'{table}.{m}' for m in missing)}"
+            raise StoreError(f"the database {path} has {what} (damaged, or changed by hand): "
+                             "restore it from a backup")
+
+
 def _check_columns(db: sqlite3.Connection, path: str) -> None:
-    """Refuse a schema this version cannot write: a column it does not know that must
-    be given a value (NOT NULL without a default) would make every insert fail."""
+    """Refuse a schema this version cannot write: one missing a table or a column of its
+    own (:func:`_check_missing`), or with a column it does not know that must be given
+    a value (NOT NULL without a default), which would make every insert fail."""
+    _check_missing(db, path)
     for table, known in _COLUMNS.items():
         for _cid, name, _type, notnull, default, _pk in db.execute(
                 f"PRAGMA table_info({table})"):
@@ -562,6 +605,8 @@ def _connect(path: str, readonly: bool) -> sqlite3.Connection:
             raise StoreError(f"{path} is a database of another program, not of trashcards")
         _check_version(db, path)
         if readonly:
+            if names and db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS):
+                _check_missing(db, path)  # an up-to-date file has every table
             return db
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
