@@ -9,6 +9,7 @@ writes share the connection): no ``await`` of other work inside one.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
@@ -124,6 +125,9 @@ class PostgresSql:
         except psycopg.errors.UniqueViolation:
             raise
         except psycopg.Error as exc:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():  # a cancelled query: stop, as asked
+                raise asyncio.CancelledError from exc
             kind = StoreError if fetch else WriteError
             raise kind(f"the players' tables failed: {exc}") from None
 

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from starlette.routing import BaseRoute
@@ -26,6 +25,9 @@ from .settings import Settings
 __all__ = ["PAGES", "PlayerSettings", "Players"]
 
 log = logging.getLogger(__name__)
+
+#: Seconds the server's shutdown waits for the rater, pairing and habits loops to stop.
+CLOSE_WAIT = 5.0
 
 #: The players' pages: address -> template.
 PAGES = {"/play": "play.html", "/leaderboard": "leaderboard.html",
@@ -76,9 +78,11 @@ class Players:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        if self._tasks:  # a loop that swallowed its cancel must not hold the shutdown
+            _done, stuck = await asyncio.wait(self._tasks, timeout=CLOSE_WAIT)
+            for task in stuck:
+                log.error("players: %s did not stop within %.0f s", task.get_name(),
+                          CLOSE_WAIT)
         if self._sql_value is not None:
             await self._sql_value.close()
 
