@@ -224,14 +224,16 @@ def compare(view: View, samples: int = 300, seed: int = 0, engine: Engine = "aut
             exact_nodes: int = EXACT_NODES, exact_total: int = EXACT_TOTAL) -> Comparison:
     """Compare the legal actions (or ``actions``) of the seat to act: ``samples`` deals
     each, then up to ``extra`` (default ``3 × samples``) more on the contested pair;
-    exact where the solver reaches (``exact``) within ``exact_nodes`` new nodes. Deals
-    ``first_sample`` … of ``seed``."""
+    exact where the solver reaches (``exact``) within ``exact_nodes`` new nodes, unless
+    the ``horizon`` is ``"match"`` (the solver values a round's end with the match-odds
+    table, which that caller does not want used or computed). Deals ``first_sample`` …
+    of ``seed``."""
     seat = view.to_act
     if seat is None:
         raise ValueError("no decision is due in this position")
     chosen = tuple(view.legal if actions is None else actions)
     greedy = greedy_choice(view) if actions is None else None
-    if exact and len(chosen) > 1:
+    if exact and horizon != "match" and len(chosen) > 1:
         solved = exact_comparison(view, chosen, greedy, seed, exact_nodes, exact_total)
         if solved is not None:
             return solved

@@ -61,7 +61,10 @@ class HintLine:
         return {"action": str(self.action), "match_win": round(mw.value, 4),
                 "match_win_ci": _ci(mw.low, mw.high), "round_win": round(rw.value, 4),
                 "round_win_ci": _ci(rw.low, rw.high),
-                "vs_best": [round(self.vs_best.low, 4), round(self.vs_best.high, 4)],
+                # a difference of two chances lies in [-1, 1] (an interval on few deals
+                # with a wide spread can reach past it)
+                "vs_best": [round(max(-1.0, self.vs_best.low), 4),
+                            round(min(1.0, self.vs_best.high), 4)],
                 "equal_to_best": self.equal_to_best, "reason": self.why.to_json()}
 
 

@@ -564,7 +564,8 @@ export function hintJson(view, rules, comparison) {
       action, match_win: pyRound(v.match_win.value, 4),
       match_win_ci: ci(v.match_win.low, v.match_win.high),
       round_win: pyRound(v.round_win.value, 4), round_win_ci: ci(v.round_win.low, v.round_win.high),
-      vs_best: [pyRound(vs.low, 4), pyRound(vs.high, 4)],
+      // a difference of two chances lies in [-1, 1], as the Python hint says
+      vs_best: [pyRound(Math.max(-1, vs.low), 4), pyRound(Math.min(1, vs.high), 4)],
       equal_to_best: comparison.tied.includes(action), reason: why[action],
     };
   });
