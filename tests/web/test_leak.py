@@ -50,6 +50,14 @@ from trashcards.web.eventjson import revealed_json
 from trashcards.web.viewjson import view_from_json
 
 
+@pytest.fixture(autouse=True)
+def _own_odds_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty match-odds cache of this test's own: a table that another test of this
+    process computed (or a background computation finished) must not change a path."""
+    monkeypatch.setenv("TRASHCARDS_CACHE", str(tmp_path / "odds-cache"))
+
+
+
 class RecordingRandom(random.Random):
     """A seeded generator that remembers the result of every shuffle."""
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from webtools import make_settings
 
 from trashcards.rules import Rules
@@ -17,6 +18,13 @@ from trashcards.web.aids import Aids
 from trashcards.web.settings import Settings
 
 UNSHIPPED = Rules.preset_named("standard").with_fields({"start_size": 4, "rounds_to_win": 2})
+
+@pytest.fixture(autouse=True)
+def _own_odds_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty match-odds cache of this test's own: a table that another test of this
+    process computed (or a background computation finished) must not change a path."""
+    monkeypatch.setenv("TRASHCARDS_CACHE", str(tmp_path / "odds-cache"))
+
 
 
 def test_the_default_server_computes_an_unshipped_table_in_the_background() -> None:
