@@ -46,6 +46,7 @@ from .services import Guards, Services, address_of, origin_allowed
 from .settings import Settings
 from .store import StoreError
 from .table import Table
+from .warmup import WarmUp
 
 __all__ = ["create_app", "origin_allowed"]
 
@@ -65,7 +66,9 @@ def create_app(settings: Settings | None = None,
     settings = settings or Settings()
     players = Players(settings, player_settings)  # players: accounts, ratings, pairing
     services = Services(settings, Guards.of(settings),
-                        Jinja2Templates(directory=settings.templates_dir))
+                        Jinja2Templates(directory=settings.templates_dir),
+                        # the AI in worker processes: this one only has it compiled
+                        WarmUp(load=not settings.ai_processes))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:

@@ -9,7 +9,8 @@ import logging
 import threading
 import time
 
-from .advice import compiled, stop_compiling, warm_up
+from ..ai.evaluate import fast_problem
+from .advice import compile_apart, compiled, stop_compiling, warm_up
 
 __all__ = ["WarmUp"]
 
@@ -24,10 +25,11 @@ class WarmUp:
     server answers at once. Until it is done, if the fast engine must be compiled
     (:attr:`cold`), AI work takes the slower path (the ``Advisor`` knowing of it:
     :func:`~trashcards.web.advice.slower_path`); from the cache it loads in about a
-    second, which AI work waits for. ``/healthz`` says ``"ai": "warming_up"`` and the
+    second, which AI work waits for (``load=False``: the AI's worker processes load it,
+    this process only has it compiled). ``/healthz`` says ``"ai": "warming_up"`` and the
     table page shows a note. ``say`` logs its two lines ("warming up …", "ready …")."""
 
-    def __init__(self, say: logging.Logger = warm_log) -> None:
+    def __init__(self, say: logging.Logger = warm_log, load: bool = True) -> None:
         self.done = threading.Event()
         #: whether the fast engine is being compiled (until the warm-up knows: yes)
         self.cold = True
@@ -35,6 +37,9 @@ class WarmUp:
         self.engine: str | None = None
         self.seconds: float | None = None
         self._say = say
+        #: whether this process loads the AI (``False``: the AI runs in worker processes,
+        #: which load it themselves; this one only has it compiled into the cache)
+        self.load = load
 
     @property
     def state(self) -> str:
@@ -56,7 +61,11 @@ class WarmUp:
                        "fast engine: half a minute or more)")
         try:
             self.cold = not compiled()
-            self.engine = warm_up(apart=True)
+            if self.load:
+                self.engine = warm_up(apart=True)
+            else:
+                compile_apart()
+                self.engine = "fast" if fast_problem() is None else "reference"
         except Exception:  # the AI's own errors show where it is used; never kill the start
             log.exception("the AI's warm-up failed")
         finally:
