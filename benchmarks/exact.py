@@ -49,7 +49,8 @@ from typing import Any
 from trashcards import Rules, apply, sample_chance, view
 from trashcards.ai.compare import compare
 from trashcards.ai.exact import BUDGET, clear_cache, exact_solution
-from trashcards.ai.exact_solver import RoundSolver, position_of, solve_position
+from trashcards.ai.exact_calls import solve_position
+from trashcards.ai.exact_solver import RoundSolver, position_of
 from trashcards.ai.exact_tables import load_table
 from trashcards.ai.odds import round_start
 from trashcards.ai.solver import Solver

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from trashcards import Rules, apply, sample_chance, view
-from trashcards.ai.exact_solver import RoundSolver, position_of, solve_position
+from trashcards.ai.exact_calls import solve_position
+from trashcards.ai.exact_solver import RoundSolver, position_of
 from trashcards.ai.odds import round_start
 from trashcards.ai.solver import Solver
 

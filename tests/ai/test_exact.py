@@ -15,13 +15,13 @@ from trashcards import Rules, apply, sample_chance, view
 from trashcards.actions import CALL, STOCK, Action, wild
 from trashcards.ai import exact_tables
 from trashcards.ai.exact import BUDGET, UNTABLED, estimate, exact_solution
+from trashcards.ai.exact_calls import solve_position
 from trashcards.ai.exact_solver import (
     POOL,
     RoundSolver,
     Vec,
     class_totals,
     position_of,
-    solve_position,
 )
 from trashcards.ai.exact_tables import GAMES, load_table, table_name, write_table
 from trashcards.ai.hints import hint

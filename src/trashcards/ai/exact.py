@@ -23,7 +23,8 @@ from math import prod
 from typing import Final
 
 from ..views import View
-from .exact_solver import DOWN, Position, RoundSolver, position_of, solve_position
+from .exact_calls import solve_position
+from .exact_solver import DOWN, Position, RoundSolver, position_of
 from .exact_tables import load_table
 from .solver import OutOfReachError, Solution
 

@@ -20,6 +20,9 @@ a call is claimed too late).
 The chains are followed card by card (their probabilities from the unseen cards, as
 everywhere in the solver); a stock that runs out on the way is bounded by [0, 1], as
 after any reshuffle.
+
+:func:`solve_position`, the solver's entry point, is here too: it takes the call-trash
+turn's entries or the plain turn's (:func:`.exact_solver.plain_entries`).
 """
 
 from __future__ import annotations
@@ -41,8 +44,9 @@ from .exact_solver import (
     choose_point,
     plain_entries,
 )
+from .solver import ActionSolution, Solution
 
-__all__ = ["call_trash_entries", "one_turn"]
+__all__ = ["call_trash_entries", "one_turn", "solve_position"]
 
 _UNKNOWN: Point = (0.0, 1.0, 0.0, 1.0)
 #: A chance of the player to act, as (low, width).
@@ -298,3 +302,16 @@ def _draws_with_class(live: tuple[int, ...], x: int, dead: int
     if x:
         out.append((x / total, (live, x - 1), dead))
     return out
+
+
+def solve_position(solver: RoundSolver, p: Position) -> Solution:
+    """Every legal action's values at ``p`` (legal order), for the view's seats."""
+    entries = call_trash_entries(solver, p) if p.call_trash else plain_entries(solver, p)
+    actions = []
+    for action, (l0, w0, l1, w1) in entries:
+        if p.flipped:
+            l0, w0, l1, w1 = l1, w1, l0, w0
+        actions.append(ActionSolution(action, (l0 + w0 / 2, l1 + w1 / 2),
+                                      ((l0, w0), (l1, w1))))
+    seat = 1 - p.turn if p.flipped else p.turn
+    return Solution(seat, tuple(actions), all(a.error == 0.0 for a in actions))

@@ -46,10 +46,10 @@ from ..actions import DISCARD, STOCK, SWAP, TRASH, Action, wild
 from ..rules import WILD, Rules
 from ..state import Phase
 from ..views import View
-from .solver import ActionSolution, OutOfReachError, Solution
+from .solver import OutOfReachError
 
 __all__ = ["EPS", "POOL", "PoolKey", "Position", "RoundSolver", "Trace", "TypeKey", "Vec",
-           "choose_point", "class_totals", "plain_entries", "position_of", "solve_position"]
+           "choose_point", "class_totals", "plain_entries", "position_of"]
 
 DOWN, NATURAL, WILD_SLOT = 0, 1, 2
 DRAW, WILD_PHASE, SWAP_PHASE, POOL = 0, 1, 2, 3
@@ -707,24 +707,6 @@ def position_of(view: View) -> Position:
     return Position(sizes, totals, _PHASES[view.phase], turn, b0, b1, tuple(left[:m + 1]),
                     left[m + 1], top, hand, view.must_play, flipped, rules.call_trash,
                     view.called, unclaimed)
-
-
-def solve_position(solver: RoundSolver, p: Position) -> Solution:
-    """Every legal action's values at ``p`` (legal order), for the view's seats."""
-    if p.call_trash:
-        from .exact_calls import call_trash_entries
-
-        entries = call_trash_entries(solver, p)
-    else:
-        entries = plain_entries(solver, p)
-    actions = []
-    for action, (l0, w0, l1, w1) in entries:
-        if p.flipped:
-            l0, w0, l1, w1 = l1, w1, l0, w0
-        actions.append(ActionSolution(action, (l0 + w0 / 2, l1 + w1 / 2),
-                                      ((l0, w0), (l1, w1))))
-    seat = 1 - p.turn if p.flipped else p.turn
-    return Solution(seat, tuple(actions), all(a.error == 0.0 for a in actions))
 
 
 def plain_entries(solver: RoundSolver, p: Position) -> list[tuple[Action, Point]]:
