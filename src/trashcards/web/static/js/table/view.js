@@ -10,7 +10,7 @@ import { watchTable } from "../connection.js";
 import * as store from "../store.js";
 import { boardElement, centerElement } from "../board.js";
 import { cardElement, isWildCard } from "../cards.js";
-import { byId, dialogById, el, inputById } from "../dom.js";
+import { byId, dialogById, el, inputById, wholeWords } from "../dom.js";
 import { installKeys } from "../keys.js";
 import { Log } from "../log.js";
 import * as motion from "../motion.js";
@@ -349,8 +349,13 @@ export class TableView {
           String(p.slots.filter((s) => !s.up).length),
         ];
         for (const [i, text] of cells.entries()) {
-          const cell = el(i === 1 ? "th" : "td", "", text);
-          if (i === 1) cell.scope = "row";
+          const cell = el(i === 1 ? "th" : "td");
+          if (i === 1) {
+            cell.scope = "row";
+            cell.append(...wholeWords(text));  // a name breaks between its words only
+          } else {
+            cell.textContent = text;
+          }
           row.append(cell);
         }
         return row;
