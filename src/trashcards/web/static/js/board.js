@@ -77,7 +77,13 @@ export function boardElement(ctx) {
     node.title = label;
     const card = cardElement(up ? slot.card : turned, { wild });
     card.setAttribute("aria-hidden", "true");
-    if (turned) node.classList.add("revealed");
+    if (turned) {
+      // Turned up by the round's end, not played: a tag in words, not only a tint.
+      node.classList.add("revealed");
+      const tag = el("span", "reveal-tag", t("slot.revealed_tag"));
+      tag.setAttribute("aria-hidden", "true");  // the slot's name says it in full
+      card.append(tag);
+    }
     node.append(card, el("span", "slot-number", slotLabel(k)));
     if (ctx.focus && ctx.focus.seat === seat && ctx.focus.slot === k) node.classList.add("flash");
     grid.append(node);

@@ -170,7 +170,25 @@ export function describeEvents(events, ctx) {
     }
     const text = describeEvent(event, ctx);
     if (text) lines.push({ text, kind: kindOf(event), first: i });
+    if (event.revealed) lines.push(...revealedLines(event.revealed, ctx, i));
   }
+  return lines;
+}
+
+/** What stayed face down on each board when a round ended, one line per player who had
+ *  any: "Under Bo's face-down cards: slot 3 Q♠, slot 7 10♦." */
+export function revealedLines(revealed, ctx, first) {
+  const lines = [];
+  revealed.forEach((board, seat) => {
+    const cards = [];
+    (board || []).forEach((card, index) => {
+      if (card) cards.push(t("event.revealed_slot", { slot: index + 1, card: cardShort(card) }));
+    });
+    if (!cards.length) return;
+    const key = ctx.you(seat) ? "event.revealed_you" : "event.revealed";
+    lines.push({ text: t(key, { name: ctx.name(seat), cards: cards.join(", ") }),
+      kind: "reveal", first });
+  });
   return lines;
 }
 

@@ -267,6 +267,7 @@ export class TableController {
    *  an older page asked for. @param {HistoryMessage} msg */
   onHistory(msg) {
     const app = this.app;
+    const revealed = app.revealed;
     if (isOver(app.state)) noteRevealed(app, msg.events || []); // a page opened after the round
     const lines = describeEvents(msg.events || [], logContext(app, app.state));
     if (app.asked !== null && msg.version === app.asked) this.view.log.prepend(lines);
@@ -276,6 +277,7 @@ export class TableController {
     app.roundFrom = msg.round_from;
     if (msg.from_version > msg.round_from) this.askHistory(msg.from_version); // the round
     this.view.renderLogButton();
+    if (app.revealed !== revealed) this.view.render();  // the boards show what was under
   }
 
   /** Play the steps of an ``events`` message, then take its view.

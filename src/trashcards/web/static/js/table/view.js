@@ -366,6 +366,9 @@ export class TableView {
         .join(" · ");
     }
     byId("result-scores").hidden = matchOver;
+    // What the "face down" tags on the boards mean, while boards show them.
+    byId("result-revealed").hidden = !(app.revealed && app.revealed.some(
+      (board) => (board || []).some(Boolean)));
     const mine = app.seats.size > 0;
     const party = app.table && app.table.party;
     const next = /** @type {HTMLButtonElement} */ (byId("next-round"));
