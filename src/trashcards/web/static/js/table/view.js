@@ -284,11 +284,16 @@ export class TableView {
     }));
   }
 
-  /** Mark on the table the move the hint on show suggests: its pile, slot or button. */
+  /** Mark on the table the move the hint on show suggests: its pile, slot or button,
+   *  framed (css/ai.css), tagged in words and named so. */
   markSuggestion() {
     for (const node of document.querySelectorAll("#game .hint-pick")) {
       node.classList.remove("hint-pick");
+      const named = /** @type {HTMLElement} */ (node).dataset.unhinted;
+      if (named !== undefined) node.setAttribute("aria-label", named);
+      delete (/** @type {HTMLElement} */ (node)).dataset.unhinted;
     }
+    for (const tag of document.querySelectorAll("#game .hint-tag")) tag.remove();
     const action = this.hint.suggestion(this.app.version);
     if (!action || actingSeat(this.app) === null) return;
     const [verb, slot] = action.split(" ");
@@ -300,7 +305,17 @@ export class TableView {
     } else {
       target = byId("center").querySelector(`.action-${verb}`);
     }
-    if (target) target.classList.add("hint-pick");
+    if (!(target instanceof HTMLElement)) return;
+    target.classList.add("hint-pick");
+    const mark = t("hint.button");
+    const tag = el("span", "hint-tag", `★ ${mark}`);
+    tag.setAttribute("aria-hidden", "true");  // the name below says it
+    (target.querySelector(".card") || target).append(tag);
+    const label = target.getAttribute("aria-label");
+    if (label !== null) {
+      target.dataset.unhinted = label;
+      target.setAttribute("aria-label", t("hint.suggested", { label, mark }));
+    }
   }
 
   renderWaiting() {
