@@ -159,6 +159,7 @@ function fillBotSelect(select, chosen) {
     return option;
   }));
   if (levels.some((level) => level.bot === keep)) select.value = keep;
+  markServerLevels(select);
   renderBotNote(select);
 }
 
@@ -194,6 +195,16 @@ function updateSeatRows() {
       && control(other, ".seat-kind").value === "me");
     control(row, '.seat-kind option[value="me"]').disabled = meElsewhere;
   });
+  // With no server, a friend's seat by link cannot work: the option goes, with its reason.
+  for (const row of rows) {
+    const open = control(row, '.seat-kind option[value="open"]');
+    open.disabled = !serverAnswers;
+    if (!serverAnswers && control(row, ".seat-kind").value === "open") {
+      control(row, ".seat-kind").value = "bot";
+      row.dataset.kind = "bot";
+      control(row, ".seat-bot-label").hidden = false;
+    }
+  }
   buttonById("add-seat").disabled = rows.length >= MAX_SEATS;
   buttonById("remove-seat").disabled = rows.length <= MIN_SEATS;
   const party = rows.length > TABLE_SEATS;
@@ -297,6 +308,47 @@ async function createTable(event) {
 
 // -- on this device (docs/offline.md) -------------------------------------------------
 
+/** Whether a trashcards server answers at this address. A static copy of the app with
+ *  no server (`trashcards build-static` on any static host), or a page with no network,
+ *  has none: then the lobby offers only what works there, tables on this device, and
+ *  says why the rest is missing, instead of failing on "Create the table". */
+let serverAnswers = true;
+
+async function probeServer() {
+  try {
+    const response = await fetch(paths.health, { cache: "no-store" });
+    if (!response.ok) return false;
+    const body = await response.json();
+    return Boolean(body) && typeof body === "object" && "ok" in body && "ai" in body;
+  } catch {
+    return false;
+  }
+}
+
+function applyServer(answers) {
+  serverAnswers = answers;
+  const onDevice = inputById("on-device");
+  if (!answers) onDevice.checked = true;
+  onDevice.disabled = !answers;
+  $("no-server").hidden = answers;
+  for (const select of document.querySelectorAll(".seat-bot")) markServerLevels(select);
+  updateSeatRows();
+  refreshOpen();
+}
+
+/** With no server, the levels that play only there are offered disabled, saying so. */
+function markServerLevels(select) {
+  for (const option of select.options) {
+    const local = LOCAL_LEVELS.includes(option.value);
+    option.disabled = !serverAnswers && !local;
+    if (!serverAnswers && !local && !option.dataset.serverOnly) {
+      option.dataset.serverOnly = "1";
+      option.textContent = t("offline.level_needs_server", { level: option.textContent });
+    }
+  }
+  if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = "greedy";
+}
+
 async function createOnDevice(seats, refuse) {
   if (seats.some((s) => s.kind === "open") || seats.length > TABLE_SEATS) {
     refuse(t("offline.no_open"));
@@ -325,6 +377,13 @@ function presetName(rules) {
 }
 
 async function refreshOpen() {
+  if (!serverAnswers) {
+    $("open-empty").textContent = t("offline.no_server_open");
+    $("open-empty").hidden = false;
+    $("open-list").replaceChildren();
+    return;
+  }
+  $("open-empty").textContent = t("open.empty");
   let tables = [];
   try { tables = await api.openTables(); } catch { tables = []; }
   const list = $("open-list");
@@ -548,6 +607,9 @@ async function main() {
   if (!navigator.onLine) inputById("on-device").checked = true;
   $("link-form").addEventListener("submit", openLink);
 
+  applyServer(navigator.onLine && await probeServer());
+  window.addEventListener("online", async () => applyServer(await probeServer()));
+  window.addEventListener("offline", () => applyServer(false));
   await loadServerLists();
   applyPreset(selectById("preset").value);
   setInterval(refreshOpen, REFRESH_MS);

@@ -1,0 +1,50 @@
+"""A static copy of the app with no game server behind it (``trashcards build-static``
+on any static host): the lobby offers only what works there, and says why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from statichost import static_host
+
+from trashcards.web.offline import build_static
+from trashcards.web.settings import Settings
+
+
+def test_with_no_server_the_lobby_creates_a_table_on_this_device_with_its_defaults(
+        new_context: Any, tmp_path: Path) -> None:
+    # Before: "Create the table" with the lobby's defaults sent the form to the static
+    # host, which answered "HTTP 501".
+    site = tmp_path / "site"
+    build_static(Settings().static_dir, Settings().templates_dir, site)
+    with static_host(site) as base:
+        page = new_context().new_page()
+        page.add_init_script("window.trashBotDelay = 0; window.trashTestSeed = 3;")
+        page.goto(f"{base}/")
+        page.wait_for_selector("#no-server", state="visible")
+        assert page.is_checked("#on-device")
+        assert page.is_disabled("#on-device")
+        assert "need a server" in page.inner_text("#no-server")
+        # a friend's seat by link and the expert cannot work here: offered disabled
+        assert page.evaluate("[...document.querySelectorAll("
+                             "'.seat-kind option[value=open]')].every(o => o.disabled)")
+        expert = page.locator(".seat-bot option[value=expert]").first
+        assert expert.is_disabled()
+        assert "needs a server" in expert.inner_text()
+        assert "server" in page.inner_text("#open-empty")
+        page.click("#create-form button[type=submit]")  # the defaults, untouched
+        page.wait_for_url("**/t/local-**")
+        page.wait_for_function("document.body.dataset.acting === '0'")
+        assert "501" not in page.inner_text("body")
+
+
+def test_in_dutch_the_no_server_note_is_translated(new_context: Any, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    build_static(Settings().static_dir, Settings().templates_dir, site)
+    with static_host(site) as base:
+        page = new_context(locale="nl-NL").new_page()
+        page.goto(f"{base}/")
+        page.wait_for_selector("#no-server", state="visible")
+        assert "server" in page.inner_text("#no-server")
+        assert "apparaat" in page.inner_text("#no-server")
