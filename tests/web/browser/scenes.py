@@ -95,10 +95,16 @@ class Player:
             if state["phase"] == "match_over":
                 raise AssertionError("the match ended first")
             if state["phase"] == "round_over":
-                for token in self.tokens.values():
-                    self.ws.send(json.dumps({"type": "next_round", "token": token}))
+                ready = [json.dumps({"type": "next_round", "token": token})
+                         for token in self.tokens.values()]
+                for text in ready:
+                    self.ws.send(text)
                 while self.state is not None and self.state["phase"] == "round_over":
-                    self._read()
+                    message = self._read()
+                    if message["type"] == "error" and message["code"] == "rate_limited":
+                        time.sleep(float(message.get("retry_after") or 0.1))  # as a page would
+                        for text in ready:
+                            self.ws.send(text)
                 continue
             seat = state["to_act"]
             action = self.bot.choose(view_from_json(state, self.rules))

@@ -6,10 +6,9 @@
 import { t } from "./i18n.js";
 import { cardElement, cardName, isWildCard, isWildInSlot } from "./cards.js";
 import { el } from "./dom.js";
-import { slotKey } from "./prompt.js";
+import { slotKey, slotLabel } from "./prompt.js";
 
-/** The label people read for slot k: A, 2 … 10. */
-export function slotLabel(k) { return k === 1 ? "A" : String(k); }
+export { slotLabel };
 
 /**
  * One player's board.
@@ -106,19 +105,20 @@ export function centerElement(ctx) {
   const stockLegal = ctx.legal.has("stock");
   const stock = el(stockLegal ? "button" : "div", "pile stock");
   const stockLabel = t("pile.stock", { count: state.stock_count });
+  const stockCard = state.stock_count > 0 ? cardElement(null) : el("span", "card empty");
+  stockCard.setAttribute("aria-hidden", "true");
+  stock.append(stockCard, el("span", "pile-caption", stockLabel));
   if (stockLegal) {
+    // Named by what it shows ("Stock: 31 cards") and what it does, said after it.
     /** @type {HTMLButtonElement} */ (stock).type = "button";
     stock.classList.add("legal");
     stock.setAttribute("aria-keyshortcuts", "S");
     stock.addEventListener("click", () => ctx.act("stock"));
-    stock.setAttribute("aria-label", t("pile.stock_draw", { count: state.stock_count }));
+    stock.append(el("span", "visually-hidden", t("pile.stock_more")));
   } else {
     stock.setAttribute("role", "img");
     stock.setAttribute("aria-label", stockLabel);
   }
-  const stockCard = state.stock_count > 0 ? cardElement(null) : el("span", "card empty");
-  stockCard.setAttribute("aria-hidden", "true");
-  stock.append(stockCard, el("span", "pile-caption", stockLabel));
   if (ctx.focus === "stock") stock.classList.add("flash");
 
   // Discard pile
@@ -127,20 +127,21 @@ export function centerElement(ctx) {
   const discardLegal = ctx.legal.has("discard");
   const discard = el(discardLegal ? "button" : "div", "pile discard");
   const topName = top ? cardName(top) : t("pile.empty");
-  if (discardLegal) {
-    /** @type {HTMLButtonElement} */ (discard).type = "button";
-    discard.classList.add("legal");
-    discard.setAttribute("aria-keyshortcuts", "D");
-    discard.addEventListener("click", () => ctx.act("discard"));
-    discard.setAttribute("aria-label", t("pile.discard_take", { card: topName }));
-  } else {
-    discard.setAttribute("role", "img");
-    discard.setAttribute("aria-label", t("pile.discard", { card: topName }));
-  }
   const topCard = top ? cardElement(top, { wild: isWildCard(top, ctx.wildRanks) })
     : el("span", "card empty");
   topCard.setAttribute("aria-hidden", "true");
   discard.append(topCard, el("span", "pile-caption", t("pile.discard_caption")));
+  if (discardLegal) {
+    // Named by what it shows ("Discard pile") and what it does, said after it.
+    /** @type {HTMLButtonElement} */ (discard).type = "button";
+    discard.classList.add("legal");
+    discard.setAttribute("aria-keyshortcuts", "D");
+    discard.addEventListener("click", () => ctx.act("discard"));
+    discard.append(el("span", "visually-hidden", t("pile.discard_more", { card: topName })));
+  } else {
+    discard.setAttribute("role", "img");
+    discard.setAttribute("aria-label", t("pile.discard", { card: topName }));
+  }
   if (ctx.focus === "discard") discard.classList.add("flash");
   const showPile = el("button", "link-button show-pile",
     t("pile.show", { count: state.discard.length }));

@@ -35,6 +35,8 @@ import {
  * @property {{waiting: boolean, receive(msg: object): void, refused(code: string): void}} hint
  * @property {(tableId: string) => void} goToTable leave for another table's page
  * @property {() => void} seatsChanged the server said which seats are this page's
+ * @property {(events: Array<Record<string, any>>, state: ViewState|null) => void} [told]
+ *   the events of a move came (said at the "one sentence a turn" verbosity)
  * @property {Motion} motion
  */
 
@@ -287,6 +289,7 @@ export class TableController {
     const motion = this.view.motion;
     const events = msg.events || [];
     const lines = describeEvents(events, logContext(app, msg.state || app.state));
+    this.view.told?.(events, msg.state || app.state);
     const animate = app.shown && app.version !== null && msg.from_version === app.version
       && motion.on() && events.length <= MAX_ANIMATED;
     noteTurnEnd(app, events);

@@ -4,6 +4,8 @@
 // Everything that touches the DOM of the table page is here.
 
 import { currentLanguage, t } from "../i18n.js";
+import { Announcer, setVerbosity, verbosity } from "../announce.js";
+import { summarizeEvents } from "../events.js";
 import { api } from "../api.js";
 import { paths } from "../config.js";
 import { watchTable } from "../connection.js";
@@ -20,10 +22,11 @@ import { wildSlots } from "../prompt.js";
 import * as sound from "../sound.js";
 import { WinBar } from "../winbar.js";
 import {
-  actingSeat, badgesFor, homeSeat, isOver, listNames, nameOf, notesFor, passPending,
-  presetTitle, promptText, ruleBadges, spectating, startSize, takeChances, tokenFor,
-  wildRanks, you,
+  actingSeat, badgesFor, homeSeat, isOver, listNames, logContext, nameOf, notesFor,
+  passPending, presetTitle, promptText, ruleBadges, spectating, startSize, takeChances,
+  tokenFor, wildRanks, you,
 } from "./state.js";
+import { boardSpeech, opponents, pilesSpeech } from "./speech.js";
 
 /** @typedef {import("./state.js").TableState} TableState */
 /** @typedef {import("./controller.js").TableController} TableController */
@@ -58,11 +61,31 @@ export class TableView {
     /** @type {TableController|null} set once the controller is made */
     this.controller = null;
     this.motion = pageMotion;
-    this.log = new Log(byId("log-list"), byId("log-scroll"));
+    /** What a reader who does not see the table hears (js/announce.js). */
+    this.announcer = new Announcer(byId("announcer"));
+    const log = new Log(byId("log-list"), byId("log-scroll"));
+    /** The "What happened" log; at the "every step" verbosity each new line is said. */
+    this.log = {
+      append: (/** @type {{text: string}[]} */ lines) => {
+        log.append(lines);
+        if (verbosity() === "full") for (const line of lines) this.announcer.say(line.text);
+      },
+      prepend: (/** @type {any[]} */ lines) => log.prepend(lines),
+      replace: (/** @type {any[]} */ lines) => log.replace(lines),
+    };
+    /** The prompt last said, with its version (said again at a new decision). */
+    this.spoken = "";
+    /** The hint last said: its version and words. */
+    this.hintSpoken = "";
+    /** The opponent N reads next (an index into state.opponents). */
+    this.nextOpponent = 0;
     this.winbar = new WinBar(byId("winbar"));
     this.hint = new HintPanel(byId("hint-button"), byId("hint-panel"), {
       send,
-      onChange: () => this.markSuggestion(),
+      onChange: () => {
+        this.markSuggestion();
+        this.sayHint(false);
+      },
     });
     /** @type {string|null} what the bar shows: (version, names, own seat, language) */
     this.drawnChances = null;
@@ -136,6 +159,7 @@ export class TableView {
     }
     const prompt = promptText(app);
     if (byId("prompt").textContent !== prompt) byId("prompt").textContent = prompt;
+    this.sayPrompt(prompt, acting);
     const conn = byId("conn");
     conn.textContent = app.online ? t("conn.online")
       : (app.status === "crowded" ? t("conn.crowded_short") : t("conn.offline"));
@@ -282,6 +306,84 @@ export class TableView {
       focus: typeof app.focus === "string" ? app.focus : null,
       handOwner,
     }));
+  }
+
+  // -- what is said (js/announce.js) -----------------------------------------------------
+
+  /** The events of a move have come: at the "one sentence a turn" verbosity, say them so
+   *  (at "every step" the log's lines are said as they are told).
+   *  @param {Array<Record<string, any>>} events @param {ViewState|null} state */
+  told(events, state) {
+    if (verbosity() !== "brief") return;
+    for (const line of summarizeEvents(events, logContext(this.app, state || this.app.state))) {
+      this.announcer.say(line.text);
+    }
+  }
+
+  /** Say the prompt when it asks this page for a decision, or says that a round or the
+   *  match is over or whose device it is: once for each version.
+   *  @param {string} prompt @param {number|null} acting */
+  sayPrompt(prompt, acting) {
+    const app = this.app;
+    const wanted = acting !== null || passPending(app)
+      || (!app.busy && isOver(app.state));
+    const key = `${app.version}|${prompt}`;
+    if (!wanted || key === this.spoken) return;
+    this.spoken = key;
+    this.announcer.say(prompt);
+  }
+
+  /** Say the hint on show (its conclusion, or why there is none), once; ``again``: say it
+   *  even if it was said. @param {boolean} again */
+  sayHint(again) {
+    const panel = byId("hint-panel");
+    if (panel.hidden) return;
+    const words = panel.querySelector(".hint-best, .hint-refused");
+    if (!words || !words.textContent) return;
+    const text = `${t("hint.title")}: ${words.textContent}`;
+    const key = `${this.app.version}|${text}`;
+    if (!again && key === this.hintSpoken) return;
+    this.hintSpoken = key;
+    this.announcer.say(text);
+  }
+
+  /** H: the hint on show is said again; else one is asked for (said when it comes). */
+  hearHint() {
+    if (this.hint.suggestion(this.app.version) !== null) {
+      this.sayHint(true);
+    } else if (!byId("hint-button").hidden) {
+      this.hint.ask();
+    } else {
+      this.announcer.say(t("read.no_hint"));
+    }
+  }
+
+  /** N: the next opponent's board, in turn order, round and round. */
+  readNextOpponent() {
+    const seats = opponents(this.app);
+    if (!seats.length) {
+      this.announcer.say(t("read.nothing"));
+      return;
+    }
+    const seat = seats[this.nextOpponent % seats.length];
+    this.nextOpponent = (this.nextOpponent + 1) % seats.length;
+    this.announcer.say(boardSpeech(this.app, seat));
+  }
+
+  /** V: every step, or one sentence a turn. */
+  switchVerbosity() {
+    const next = verbosity() === "full" ? "brief" : "full";
+    setVerbosity(next);
+    this.renderVerbosity();
+    this.announcer.say(t(`announce.now_${next}`));
+  }
+
+  renderVerbosity() {
+    const chosen = verbosity();
+    for (const input of document.querySelectorAll("input[name=verbosity]")) {
+      const box = /** @type {HTMLInputElement} */ (input);
+      box.checked = box.value === chosen;
+    }
   }
 
   /** Mark on the table the move the hint on show suggests: its pile, slot or button,
@@ -589,10 +691,22 @@ export class TableView {
     installKeys({
       act: (action) => control().act(action),
       slot: (k) => control().act(`wild ${k}`),
-      hint: () => { if (!byId("hint-button").hidden) this.hint.ask(); },
+      hint: () => this.hearHint(),
       help: () => dialogById("help-dialog").showModal(),
       pass: () => { if (passPending(app)) byId("pass-button").click(); },
+      board: () => this.announcer.say(boardSpeech(app, homeSeat(app) ?? 0)),
+      piles: () => this.announcer.say(pilesSpeech(app)),
+      next: () => this.readNextOpponent(),
+      repeat: () => this.announcer.say(byId("prompt").textContent || t("read.nothing")),
+      verbosity: () => this.switchVerbosity(),
     });
+    for (const input of document.querySelectorAll("input[name=verbosity]")) {
+      input.addEventListener("change", () => {
+        const box = /** @type {HTMLInputElement} */ (input);
+        if (box.checked) setVerbosity(box.value === "brief" ? "brief" : "full");
+      });
+    }
+    this.renderVerbosity();
   }
 }
 
