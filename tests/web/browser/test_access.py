@@ -259,10 +259,10 @@ def test_a_round_is_played_with_the_keyboard_alone_from_the_accessibility_tree(
                 lines = listen()
                 assert any(p.search(line) for p in said for line in lines), (key, lines)
             reads_checked = True
-        if decisions == 3:
+        if decisions == 1:
             page.keyboard.press("v")  # one sentence a turn from now on
             listen()
-        if decisions > 3:
+        if decisions > 1:
             brief_turns += sum(1 for line in new if any(p.search(line) for p in brief))
         key = _choose(prompts[-1])
         assert key is not None
@@ -271,6 +271,6 @@ def test_a_round_is_played_with_the_keyboard_alone_from_the_accessibility_tree(
     else:
         raise AssertionError(f"the round did not end: {heard[-10:]}")
     assert decisions >= 3, heard
-    assert brief_turns >= 1 or decisions <= 4, f"no turn was summed up in a sentence: {heard}"
+    assert brief_turns >= 1, f"no turn was summed up in a sentence: {heard}"
     # Everything said was said in the page's language: no message key leaked through.
     assert not [line for line in heard if re.search(r"\b[a-z]+\.[a-z_]+\b", line)], heard
