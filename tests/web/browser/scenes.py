@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -143,3 +144,22 @@ def open_page(context: Any, base: str, table_id: str, tokens: dict[int, str] | N
 def wild_or_swap(seat: int) -> Callable[[State], bool]:
     """A decision with the most on screen: a card in hand and its choices."""
     return lambda s: s["to_act"] == seat and s["phase"] in ("wild", "swap")
+
+
+#: A choice's key in a prompt: "(S)", "(T)", "(1, 2, 5–8, 0)".
+PROMPT_KEYS = re.compile(r"\(([SDWTC]|[0-9][0-9–, ]*)\)")
+#: The keys tried first: a swap, a wild's slot, the discard, the stock, then trash.
+PREFERENCE = ("W", "slot", "D", "S", "T")
+
+
+def key_for_prompt(prompt: str) -> str | None:
+    """The key to press for a prompt that asks for a decision (as a player who reads only
+    the prompt would), or None when it asks for none."""
+    offered = PROMPT_KEYS.findall(prompt)
+    for wanted in PREFERENCE:
+        for keys in offered:
+            if wanted == "slot" and keys[0].isdigit():
+                return re.split(r"[–, ]", keys)[0]
+            if keys == wanted:
+                return keys
+    return None

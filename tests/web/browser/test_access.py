@@ -182,24 +182,6 @@ def _messages(lang: str, key: str) -> list[str]:
     return list(value.values()) if isinstance(value, dict) else [value]
 
 
-#: A choice's key in a prompt: "(S)", "(T)", "(1, 2, 5–8, 0)".
-KEYS = re.compile(r"\(([SDWTC]|[0-9][0-9–, ]*)\)")
-#: The keys tried first: a swap, a wild's slot, the discard, the stock, then trash.
-PREFERENCE = ("W", "slot", "D", "S", "T")
-
-
-def _choose(prompt: str) -> str | None:
-    """The key to press for a prompt that asks for a decision, or None."""
-    offered = KEYS.findall(prompt)
-    for wanted in PREFERENCE:
-        for keys in offered:
-            if wanted == "slot" and keys[0].isdigit():
-                return re.split(r"[–, ]", keys)[0]
-            if keys == wanted:
-                return keys
-    return None
-
-
 #: Keeps each line added to the live region named ``name`` in window.heard.
 LISTEN = """(name) => {
   const region = [...document.querySelectorAll('[role=log]')]
@@ -249,7 +231,7 @@ def test_a_round_is_played_with_the_keyboard_alone_from_the_accessibility_tree(
         new = listen()
         if any(p.search(line) for p in won for line in new):
             break
-        prompts = [line for line in new if _choose(line)]
+        prompts = [line for line in new if scenes.key_for_prompt(line)]
         if not prompts:
             continue
         if not reads_checked:
@@ -264,7 +246,7 @@ def test_a_round_is_played_with_the_keyboard_alone_from_the_accessibility_tree(
             listen()
         if decisions > 1:
             brief_turns += sum(1 for line in new if any(p.search(line) for p in brief))
-        key = _choose(prompts[-1])
+        key = scenes.key_for_prompt(prompts[-1])
         assert key is not None
         page.keyboard.press(key)
         decisions += 1

@@ -354,10 +354,6 @@ async function createOnDevice(seats, refuse) {
     refuse(t("offline.no_open"));
     return;
   }
-  if (seats.some((s) => s.kind === "bot" && !LOCAL_LEVELS.includes(s.bot))) {
-    refuse(t("offline.no_expert"));
-    return;
-  }
   try {
     const answer = await createLocalTable(chosenRules(), seats, null, inputById("table-hints").checked);
     store.addSeats(answer.table_id, answer.seats);

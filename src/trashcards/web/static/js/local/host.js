@@ -8,13 +8,14 @@
 import * as engine from "./engine.js";
 import { decide } from "./bots.js";
 import { getTable, putTable } from "./db.js";
-import { hint } from "./hint.js";
+import { expertChoice, hint } from "./hint.js";
 import { computeInSlices } from "./chances.js";
 import { FLAGS } from "../spec.js";
 
 export const LOCAL_PREFIX = "local-";
-/** The computer levels that run on this device (the expert searches on a server). */
-export const LOCAL_LEVELS = ["sometimes", "kid", "greedy"];
+/** The computer levels that run on this device; the expert searches here as a hint does
+ *  (local/hint.js expertChoice), on fewer deals than a server's. */
+export const LOCAL_LEVELS = ["sometimes", "kid", "greedy", "expert"];
 const HISTORY_PAGE = 200;
 const FACE = { J: "J", Q: "Q", K: "K" };
 
@@ -270,7 +271,9 @@ export class Host {
 
   async botMove(seat, bot, version) {
     if (this.table.moves.length !== version) return;
-    const action = decide(bot, engine.view(this.state, seat), this.bots[seat], this.rules);
+    const view = engine.view(this.state, seat);
+    const action = bot === "expert" ? expertChoice(view, this.rules, this.bots[seat])
+      : decide(bot, view, this.bots[seat], this.rules);
     await this.step(action, seat);
   }
 
