@@ -224,6 +224,7 @@ def test_a_round_is_played_with_the_keyboard_alone_from_the_accessibility_tree(
     stock = [_pattern(m) for m in _messages(lang, "pile.stock")]
     opponent = [_pattern(m) for m in _messages(lang, "read.board")]
     brief = [_pattern(m) for m in _messages(lang, "brief.turn")]
+    hint_title = _messages(lang, "hint.title")[0]
     decisions = 0
     reads_checked = False
     brief_turns = 0
@@ -240,6 +241,10 @@ def test_a_round_is_played_with_the_keyboard_alone_from_the_accessibility_tree(
                 page.keyboard.press(key)
                 lines = listen()
                 assert any(p.search(line) for p in said for line in lines), (key, lines)
+            # H asks for the hint, said when it comes: "Hint: …" and the best move.
+            page.keyboard.press("h")
+            lines = listen(timeout_s=120.0)
+            assert any(line.startswith(f"{hint_title}: ") for line in lines), lines
             reads_checked = True
         if decisions == 1:
             page.keyboard.press("v")  # one sentence a turn from now on

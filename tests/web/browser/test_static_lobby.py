@@ -85,3 +85,24 @@ def test_with_no_server_the_expert_plays_on_this_device(new_context: Any, tmp_pa
             page.wait_for_function("(v) => document.body.dataset.version !== v", arg=version)
         assert expert_moves >= 3, page.inner_text("#log-list")
         assert page.locator("#error").is_hidden()
+
+
+def test_a_lobby_that_loses_its_network_says_why_no_table_is_open(new_context: Any,
+                                                                  server: str) -> None:
+    # Issue 31: with no network the lobby said "No table is waiting for players right
+    # now", as if the server had answered that none was.
+    context = new_context()
+    page = context.new_page()
+    page.goto(f"{server}/")
+    page.wait_for_selector("#seat-rows li")
+    expect(page.locator("#open-empty")).to_have_text(
+        "No table is waiting for players right now.")
+    context.set_offline(True)
+    expect(page.locator("#no-server")).to_be_visible()
+    expect(page.locator("#open-empty")).to_have_text(
+        "Open tables need a trashcards server, and none answers here.")
+    assert page.is_checked("#on-device")
+    context.set_offline(False)
+    expect(page.locator("#no-server")).to_be_hidden()
+    expect(page.locator("#open-empty")).to_have_text(
+        "No table is waiting for players right now.")
