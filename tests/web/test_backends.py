@@ -304,7 +304,7 @@ def test_a_newer_schema_is_refused_and_migrations_run_once(pg_url: str,
         for store in stores:
             await store.close()
         assert pg_cluster.sql(pg_url, "SELECT version FROM schema_migrations "
-                                      "ORDER BY version") == [(1,), (2,)]
+                                      "ORDER BY version") == [(1,), (2,), (3,)]
         pg_cluster.sql(pg_url, "INSERT INTO schema_migrations VALUES (99, 0)")
         with pytest.raises(StoreError, match="newer trashcards"):
             await _open(pg_url)

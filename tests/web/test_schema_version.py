@@ -117,7 +117,7 @@ def test_a_database_from_a_newer_version_is_refused_at_start(tmp_path: Path,
                 "CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL, "
                 "rules TEXT NOT NULL, status TEXT NOT NULL, rematch TEXT, ready TEXT NOT "
                 "NULL DEFAULT '[]', finished REAL, cuts TEXT, party TEXT, hints INTEGER, "
-                "colour TEXT NOT NULL)")
+                "reactions INTEGER, colour TEXT NOT NULL)")
             conn.execute("INSERT INTO tables SELECT * FROM t2")
             conn.execute("DROP TABLE t2")
     result = _serve(db)

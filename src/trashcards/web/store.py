@@ -115,16 +115,22 @@ def _version_1(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS tables_party ON tables(party)")
 
 
+def _version_2(db: sqlite3.Connection) -> None:
+    """Whether a table's seats may send reactions (NULL: stored before the option)."""
+    db.execute("ALTER TABLE tables ADD COLUMN reactions INTEGER")
+
+
 #: The schema, one migration per version (``PRAGMA user_version``, 0 for a new file or
 #: one made before versions were kept), each applied in its own transaction with the
 #: version it reaches: like the PostgreSQL backend's numbered migrations. Never edit a
 #: released one; add the next.
-MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (_version_1,)
+MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (_version_1,
+                                                                        _version_2)
 #: The columns of each table that this version writes (any other column must have a
 #: default or allow NULL, or every insert would fail).
 _COLUMNS: Final = {
     "tables": {"id", "created", "rules", "status", "rematch", "ready", "finished", "cuts",
-               "party", "hints"},
+               "party", "hints", "reactions"},
     "seats": {"table_id", "seat", "kind", "name", "bot", "token_hash"},
     "moves": {"table_id", "idx", "move"},
     "parties": {"id", "created", "data", "final"},
@@ -168,6 +174,8 @@ class TableRow:
     party: str | None = None
     #: whether the seats may ask for hints (``None``: a table stored before the option)
     hints: bool | None = None
+    #: whether the seats may send reactions (``None``: a table stored before the option)
+    reactions: bool | None = None
     #: the process that owns the table (a shared database only)
     owner: str | None = None
 
@@ -196,6 +204,7 @@ class NewTable:
     cuts: str | None = None
     party: str | None = None
     hints: bool = False
+    reactions: bool = True
 
 
 @dataclass(frozen=True)
@@ -295,21 +304,22 @@ class Store:
     def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                      status: str, moves: Sequence[str] = (),
                      rematch_of: str | None = None, cuts: str | None = None,
-                     party: str | None = None, hints: bool = False) -> None:
+                     party: str | None = None, hints: bool = False,
+                     reactions: bool = True) -> None:
         """A new table with its seats (and its first moves if it starts at once, with the
         cards cut for the dealer); with ``rematch_of``, that table's rematch is set to it
         in the same transaction."""
-        table = NewTable(table_id, rules, seats, status, moves, cuts, party, hints)
+        table = NewTable(table_id, rules, seats, status, moves, cuts, party, hints, reactions)
         with self._transaction() as db:
             self._insert(db, table)
             if rematch_of is not None:
                 db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (table_id, rematch_of))
 
     def _insert(self, db: sqlite3.Connection, table: NewTable) -> None:
-        db.execute("INSERT INTO tables (id, created, rules, status, cuts, party, hints) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        db.execute("INSERT INTO tables (id, created, rules, status, cuts, party, hints, "
+                   "reactions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    (table.id, self.clock(), json.dumps(table.rules), table.status, table.cuts,
-                    table.party, int(table.hints)))
+                    table.party, int(table.hints), int(table.reactions)))
         db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                        [(table.id, s.seat, s.kind, s.name, s.bot, s.token_hash)
                         for s in table.seats])
@@ -395,7 +405,8 @@ class Store:
         """The table, or ``None``; a row that cannot be read raises :class:`StoreError`."""
         try:
             row = self._db.execute("SELECT id, created, rules, status, rematch, ready, "
-                                   "finished, cuts, party, hints FROM tables WHERE id = ?",
+                                   "finished, cuts, party, hints, reactions FROM tables "
+                                   "WHERE id = ?",
                                    (table_id,)).fetchone()
             if row is None:
                 return None
@@ -408,7 +419,8 @@ class Store:
         except (sqlite3.Error, ValueError, TypeError) as exc:
             raise StoreError(f"table {table_id} cannot be read: {exc}") from None
         return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6],
-                        row[7], row[8], None if row[9] is None else bool(row[9]))
+                        row[7], row[8], None if row[9] is None else bool(row[9]),
+                        None if row[10] is None else bool(row[10]))
 
     def load_party(self, party_id: str) -> PartyRow | None:
         """The party, or ``None``; a row that cannot be read raises :class:`StoreError`."""

@@ -134,7 +134,8 @@ export function tableInfo(table, state) {
       ...(s.kind === "bot" ? { bot: s.bot } : {}) })),
     version: table.moves.length, round_pause: 0, ready: [...table.ready],
     rematch: table.rematch, decks: engine.deckCount(rules, table.seats.length), party: null,
-    progress, hints: table.hints !== false, local: true,
+    // reactions are for online tables: everyone here is at this one device
+    progress, hints: table.hints !== false, reactions: false, local: true,
   };
 }
 
