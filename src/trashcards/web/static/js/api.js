@@ -31,8 +31,9 @@ function listOf(body, key) {
 }
 
 export const api = {
-  createTable: (rules, seats, hints = null) =>
-    request(paths.tables, { method: "POST", body: JSON.stringify({ rules, seats, hints }) }),
+  createTable: (rules, seats, hints = null, reactions = true) =>
+    request(paths.tables, { method: "POST",
+      body: JSON.stringify({ rules, seats, hints, reactions }) }),
   openTables: async () => listOf(await request(paths.tables), "tables"),
   table: (id) => localTableInfo(id) ?? request(paths.table(id)),
   join: (id, name, seat) =>

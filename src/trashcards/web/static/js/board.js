@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { cardElement, cardName, isWildCard, isWildInSlot } from "./cards.js";
 import { el } from "./dom.js";
 import { slotKey, slotLabel } from "./prompt.js";
+import { EMOJI, reactionLabel } from "./reactions.js";
 
 export { slotLabel };
 
@@ -14,7 +15,8 @@ export { slotLabel };
  * One player's board.
  * ctx: {seat, player, name (display name), big, you, toAct, badges: [{text, kind}],
  *       wildSlots: Set<number> (clickable slots), onSlot(k), startSize, focus,
- *       revealed: the card of each slot that stayed face down when the round ended}
+ *       revealed: the card of each slot that stayed face down when the round ended,
+ *       reaction: the emote this seat sent a moment ago, or null}
  */
 export function boardElement(ctx) {
   const { seat, player, big } = ctx;
@@ -39,6 +41,15 @@ export function boardElement(ctx) {
   if (ctx.toAct) facts.append(el("span", "fact turn", t("board.to_play")));
   for (const badge of ctx.badges || []) facts.append(el("span", `fact ${badge.kind}`, badge.text));
   header.append(facts);
+  if (ctx.reaction) {
+    // A reaction of this seat (js/reactions.js), for a few seconds.
+    const bubble = el("p", "reaction-bubble");
+    bubble.dataset.emote = ctx.reaction;
+    const icon = el("span", "reaction-icon", EMOJI[ctx.reaction] || "");
+    icon.setAttribute("aria-hidden", "true");
+    bubble.append(icon, el("span", "reaction-word", reactionLabel(ctx.reaction)));
+    header.append(bubble);
+  }
   section.append(header);
 
   const grid = el("div", "slots");

@@ -297,7 +297,8 @@ async function createTable(event) {
       location.assign(paths.partyPage(answer.party_id));
       return;
     }
-    const answer = await api.createTable(chosenRules(), seats, inputById("table-hints").checked);
+    const answer = await api.createTable(chosenRules(), seats, inputById("table-hints").checked,
+      inputById("table-reactions").checked);
     store.addSeats(answer.table_id, answer.seats || []);
     store.updateTable(answer.table_id, { created: Date.now() });
     location.assign(paths.tablePage(answer.table_id));

@@ -35,6 +35,7 @@ import {
  * @property {{waiting: boolean, receive(msg: object): void, refused(code: string): void}} hint
  * @property {(tableId: string) => void} goToTable leave for another table's page
  * @property {() => void} seatsChanged the server said which seats are this page's
+ * @property {(seat: number, emote: string) => void} [showReaction] a seat's reaction came
  * @property {(events: Array<Record<string, any>>, state: ViewState|null) => void} [told]
  *   the events of a move came (said at the "one sentence a turn" verbosity)
  * @property {Motion} motion
@@ -161,6 +162,9 @@ export class TableController {
         break;
       case "hint":
         this.view.hint.receive(msg);
+        break;
+      case "reaction":
+        this.view.showReaction?.(msg.seat, msg.emote);
         break;
       case "error":
         this.onError(msg);

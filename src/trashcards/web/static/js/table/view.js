@@ -21,6 +21,8 @@ import { displayName } from "../names.js";
 import { wildSlots } from "../prompt.js";
 import * as sound from "../sound.js";
 import { WinBar } from "../winbar.js";
+import { EMOTES } from "../spec.js";
+import { EMOJI, REACTION_INTERVAL_MS, REACTION_SHOWN_MS, reactionLabel } from "../reactions.js";
 import {
   actingSeat, badgesFor, homeSeat, isOver, listNames, logContext, nameOf, notesFor,
   passPending, presetTitle, promptText, ruleBadges, spectating, startSize, takeChances,
@@ -58,6 +60,12 @@ export class TableView {
    */
   constructor(app, send) {
     this.app = app;
+    this.send = send;
+    /** The reactions on show beside the boards, by seat, and when each goes.
+     *  @type {Map<number, {emote: string, until: number}>} */
+    this.reactionsShown = new Map();
+    /** This page sent a reaction a moment ago: the next waits (js/reactions.js). */
+    this.reacting = false;
     /** @type {TableController|null} set once the controller is made */
     this.controller = null;
     this.motion = pageMotion;
@@ -173,6 +181,7 @@ export class TableView {
     this.renderPass();
     this.renderTopbar();
     this.renderAids();
+    this.renderReactions();
     this.markSuggestion();
     motion.keepHidden();
   }
@@ -285,6 +294,7 @@ export class TableView {
       startSize: startSize(app),
       focus: app.focus && typeof app.focus === "object" ? app.focus : null,
       revealed: app.revealed && isOver(state) ? app.revealed[seat] : null,
+      reaction: this.reactionsShown.get(seat)?.emote ?? null,
     });
     const opponents = byId("opponents");
     opponents.style.setProperty("--others", String(Math.max(others.length, 1)));
@@ -306,6 +316,75 @@ export class TableView {
       focus: typeof app.focus === "string" ? app.focus : null,
       handOwner,
     }));
+  }
+
+  // -- reactions (js/reactions.js) -------------------------------------------------------
+
+  /** The reactions bar: at an online table that allows them and has a seat for a friend
+   *  by link (against the computer or on one device there is no one to react to), for a
+   *  page with a seat. */
+  renderReactions() {
+    const app = this.app;
+    const bar = byId("reactions");
+    const table = /** @type {Record<string, any>|null} */ (app.table);
+    const friends = Boolean(table) && table.seats.some((/** @type {{kind: string}} */ s) =>
+      s.kind === "open");
+    bar.hidden = !table || !table.reactions || Boolean(table.local) || !friends
+      || homeSeat(app) === null;
+    if (bar.hidden) return;
+    const list = byId("reactions-list");
+    if (!list.children.length) {
+      for (const emote of EMOTES) {
+        const button = /** @type {HTMLButtonElement} */ (el("button", "reaction-button"));
+        button.type = "button";
+        button.dataset.emote = emote;
+        button.addEventListener("click", () => this.react(emote));
+        list.append(button);
+      }
+    }
+    for (const child of list.children) {
+      const button = /** @type {HTMLElement} */ (child);
+      const emote = button.dataset.emote || "";
+      const label = reactionLabel(emote);
+      if (button.dataset.label === label) continue;
+      button.dataset.label = label;
+      const icon = el("span", "reaction-icon", EMOJI[emote] || "");
+      icon.setAttribute("aria-hidden", "true");
+      button.replaceChildren(icon, el("span", "reaction-word", label));
+    }
+  }
+
+  /** Send a reaction; the next waits REACTION_INTERVAL_MS (the server's limit).
+   *  @param {string} emote */
+  react(emote) {
+    const seat = homeSeat(this.app);
+    const token = seat === null ? null : tokenFor(this.app, seat);
+    if (!token || this.reacting) return;
+    this.send(/** @type {any} */ ({ type: "react", token, emote }));
+    this.reacting = true;
+    const buttons = [...byId("reactions-list").children];
+    for (const button of buttons) button.setAttribute("aria-disabled", "true");
+    setTimeout(() => {
+      this.reacting = false;
+      for (const button of buttons) button.removeAttribute("aria-disabled");
+    }, REACTION_INTERVAL_MS);
+  }
+
+  /** A seat's reaction: beside its board for REACTION_SHOWN_MS, and said.
+   *  @param {number} seat @param {string} emote */
+  showReaction(seat, emote) {
+    const until = Date.now() + REACTION_SHOWN_MS;
+    this.reactionsShown.set(seat, { emote, until });
+    this.render();
+    const label = reactionLabel(emote);
+    this.announcer.say(you(this.app, seat) ? t("reaction.said_you", { emote: label })
+      : t("reaction.said", { name: nameOf(this.app, seat), emote: label }));
+    setTimeout(() => {
+      const shown = this.reactionsShown.get(seat);
+      if (!shown || shown.until > Date.now()) return;
+      this.reactionsShown.delete(seat);
+      this.render();
+    }, REACTION_SHOWN_MS);
   }
 
   // -- what is said (js/announce.js) -----------------------------------------------------
