@@ -26,6 +26,7 @@ export interface CreateParty {
   seats: Array<SeatSpec>;
   final?: boolean;
   hints?: boolean | null;
+  reactions?: boolean;
 }
 
 /** The body of ``POST /api/tables``. */

@@ -108,3 +108,13 @@ def test_a_reaction_travels_in_a_notice_to_the_other_processes() -> None:
         notice = Notice("T1", 7, 7, (), reaction=(2, emote))
         assert parse_notice("T1", notice_payload(notice)) == notice
     assert parse_notice("T1", notice_payload(Notice("T1", 7, 7, ()))).reaction is None
+
+
+@pytest.mark.parametrize("reactions", [True, False])
+def test_a_party_sets_reactions_for_its_tables(client: TestClient, reactions: bool) -> None:
+    seats = [{"kind": "me", "name": "Ana"}, {"kind": "hotseat", "name": "Bo"}] + [
+        {"kind": "bot", "bot": "greedy"} for _ in range(3)]
+    answer = client.post("/api/parties", json={"seats": seats, "reactions": reactions})
+    assert answer.status_code == 201, answer.text
+    party = client.get(f"/api/parties/{answer.json()['party_id']}").json()
+    assert [table["reactions"] for table in party["tables"]] == [reactions, reactions]

@@ -487,6 +487,8 @@ class CreateParty(_Model):
     final: bool = True
     #: whether the seats may ask for hints (all three tables); by default as for a table
     hints: bool | None = None
+    #: whether the seats may send reactions (all three tables)
+    reactions: bool = True
 
 
 class PartyInfo(_Model):

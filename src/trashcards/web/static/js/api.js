@@ -41,9 +41,9 @@ export const api = {
       method: "POST",
       body: JSON.stringify(seat === undefined ? { name } : { name, seat }),
     }),
-  createParty: (rules, seats, final, hints = null) =>
+  createParty: (rules, seats, final, hints = null, reactions = true) =>
     request(paths.parties, {
-      method: "POST", body: JSON.stringify({ rules, seats, final, hints }) }),
+      method: "POST", body: JSON.stringify({ rules, seats, final, hints, reactions }) }),
   party: (id) => request(paths.party(id)),
   presets: async () => listOf(await request(paths.presets), "presets"),
   bots: async () => listOf(await request(paths.bots), "bots"),

@@ -283,7 +283,7 @@ async function createTable(event) {
   try {
     if (seats.length > TABLE_SEATS) {
       const answer = await api.createParty(chosenRules(), seats, inputById("party-final").checked,
-        inputById("table-hints").checked);
+        inputById("table-hints").checked, inputById("table-reactions").checked);
       const byTable = new Map();
       for (const seat of answer.seats || []) {
         if (!byTable.has(seat.table_id)) byTable.set(seat.table_id, []);
