@@ -11,14 +11,14 @@ Every side plays uniformly random legal moves, match after match, for ``--second
   agent's action and the bots' replies), and against ``greedy`` bots (the ratio of the
   vector env against ``greedy`` to it is printed);
 * OpenSpiel: ``python_trash`` states, chance nodes included (``--openspiel``);
-* the vector env: ``TrashVectorEnv`` of ``--num-envs`` tables (1,024) against ``random``
-  bots, a random legal action per table per step (``argmax`` of the mask times noise),
-  autoreset on; its agent steps per second next to the Gymnasium env's and the AEC
-  env's of the same run (the ratios are printed);
-* the same against ``greedy`` bots and against a small numpy MLP opponent (233-64-15,
-  random weights: a batched policy called once per round trip for all tables), each
-  also per CPU second of this process (the machine may be shared: the load average is
-  printed);
+* the vector env: ``TrashVectorEnv`` of each ``--num-envs`` tables (1,024 and 4,096)
+  against ``random`` bots, ``greedy`` bots and a small numpy MLP opponent (233-64-15,
+  random weights: a batched policy called once per round trip for all tables that wait
+  for it), a random legal action per table per step (``argmax`` of the mask times
+  noise), autoreset on; its agent steps per second of wall clock and per CPU second of
+  this process, each as a ratio to the engine's player actions per second and to the
+  Gymnasium env against the same opponent (one table, one step at a time), all in the
+  same run (the machine may be shared: the load average is printed before and after);
 * the observation alone: ``observation_batch`` of 1,024 public encodings of one seat (what
   a vector environment computes per step), and of one.
 
@@ -26,7 +26,7 @@ The ratio is environment steps (player actions) per second over the engine's pla
 actions per second.
 
     python benchmarks/envs.py [--seconds 5] [--preset standard] [--players 2] [--openspiel]
-                              [--num-envs 1024]
+                              [--num-envs 1024 4096]
 """
 
 from __future__ import annotations
@@ -197,14 +197,18 @@ def main() -> None:
     parser.add_argument("--preset", default="standard", help="rules preset")
     parser.add_argument("--players", type=int, default=2, help="2 to 4")
     parser.add_argument("--openspiel", action="store_true", help="also time python_trash")
-    parser.add_argument("--num-envs", type=int, default=1024, help="tables of the vector env")
+    parser.add_argument("--num-envs", type=int, nargs="+", default=[1024, 4096],
+                        help="tables of the vector env (each is timed)")
     args = parser.parse_args()
     rules = Rules.preset_named(args.preset)
     rules.check_players(args.players)
     print(f"{args.preset}, {args.players} players, random legal moves, "
-          f"{args.seconds:g} s per side")
+          f"{args.seconds:g} s per side; load average {os.getloadavg()[0]:.1f} "
+          f"(on {os.cpu_count()} cores)")
+    cpu = time.process_time()
     actions, moves, seconds = engine(rules, args.players, args.seconds)
     base = actions / seconds
+    base_cpu = actions / (time.process_time() - cpu)
     print(f"engine apply:        {moves / seconds:10,.0f} applies/s "
           f"({base:,.0f} player actions/s)")
     sides: list[tuple[str, Rate]] = [
@@ -212,37 +216,44 @@ def main() -> None:
                                    args.seconds)),
         ("PettingZoo env()", aec(lambda: env(rules=rules, players=args.players),
                                  args.seconds)),
-        ("Gymnasium TrashEnv", gymnasium_steps(rules, args.players, args.seconds)),
     ]
     if args.openspiel:
         sides.append(("OpenSpiel", openspiel_steps(rules, args.players, args.seconds)))
-    single_greedy = gymnasium_steps(rules, args.players, args.seconds, opponent="greedy")
-    vectors = {name: vector_steps(rules, args.players, args.seconds, args.num_envs,
-                                  opponent=opponent)
-               for name, opponent in (("random", "random"), ("greedy", "greedy"),
-                                      ("MLP 233-64-15", small_mlp()))}
-    vector = vectors["random"][:3]
-    sides.append((f"TrashVectorEnv N={args.num_envs}", vector))
+    opponents: dict[str, Any] = {"random": "random", "greedy": "greedy",
+                                 "MLP 233-64-15": small_mlp()}
+    singles: dict[str, tuple[float, float]] = {}  # steps per second of wall clock, of CPU
+    for name, opponent in opponents.items():
+        cpu = time.process_time()
+        single = gymnasium_steps(rules, args.players, args.seconds, opponent=opponent)
+        singles[name] = (single[0] / single[2], single[0] / (time.process_time() - cpu))
+        sides.append((f"Gymnasium vs {name}", single))
     big, one = observations(rules, args.players, args.seconds)
     print(f"observation_batch:   {big / 1000:10.2f} ms per 1,024 rows "
           f"({1024e6 / big:,.0f} rows/s), {one:.1f} us for one row")
     for name, (steps, every, elapsed) in sides:
         rate = steps / elapsed
         extra = f" ({every / elapsed:,.0f} with chance and bots)" if every != steps else ""
-        print(f"{name + ':':20s} {rate:10,.0f} steps/s, ratio to the engine's player "
+        print(f"{name + ':':24s} {rate:10,.0f} steps/s, ratio to the engine's player "
               f"actions {rate / base:.3f}{extra}")
-    rates = {name: steps / elapsed for name, (steps, _every, elapsed) in sides}
-    vec_rate = vector[0] / vector[2]
-    print(f"vector env / Gymnasium TrashEnv: {vec_rate / rates['Gymnasium TrashEnv']:,.0f}x; "
-          f"vector env / PettingZoo raw_env: {vec_rate / rates['PettingZoo raw_env']:,.0f}x")
-    for name, (steps, _every, elapsed, cpu) in vectors.items():
-        print(f"TrashVectorEnv N={args.num_envs} vs {name + ':':15s} {steps / elapsed:10,.0f} "
-              f"agent steps/s of wall clock, {steps / cpu:10,.0f} per CPU second")
-    greedy_single = single_greedy[0] / single_greedy[2]
-    greedy_vector = vectors["greedy"][0] / vectors["greedy"][2]
-    print(f"Gymnasium TrashEnv vs greedy: {greedy_single:10,.0f} steps/s; the vector env vs "
-          f"greedy is {greedy_vector / greedy_single:,.0f}x that")
-    print(f"load average during the run: {os.getloadavg()[0]:.1f} "
+    print(f"engine per CPU second: {base_cpu:,.0f} player actions; the Gymnasium env per CPU "
+          f"second: {', '.join(f'{n} {c:,.0f}' for n, (_w, c) in singles.items())}")
+    print("\nTrashVectorEnv, agent steps per second (x: ratio to the engine's player "
+          "actions/s, and to the Gymnasium env against the same opponent, wall clock to "
+          "wall clock and CPU time to CPU time):")
+    header = (f"{'N':>6} {'opponent':<14} {'steps/s':>11} {'x engine':>9} {'x Gym':>7} "
+              f"{'steps/CPU-s':>12} {'x engine':>9} {'x Gym':>7}")
+    print(header)
+    print("-" * len(header))
+    for num_envs in args.num_envs:
+        for name, opponent in opponents.items():
+            steps, _every, elapsed, cpu = vector_steps(rules, args.players, args.seconds,
+                                                       num_envs, opponent=opponent)
+            single_wall, single_cpu = singles[name]
+            wall_rate, cpu_rate = steps / elapsed, steps / cpu
+            print(f"{num_envs:>6,} {name:<14} {wall_rate:>11,.0f} {wall_rate / base:>8,.0f}x "
+                  f"{wall_rate / single_wall:>6,.0f}x {cpu_rate:>12,.0f} "
+                  f"{cpu_rate / base_cpu:>8,.0f}x {cpu_rate / single_cpu:>6,.0f}x")
+    print(f"load average after the run: {os.getloadavg()[0]:.1f} "
           f"(on {os.cpu_count()} cores)")
 
 

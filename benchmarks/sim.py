@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -168,7 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for rules, bots in TABLES.values():
         fast.play_chunk(rules, bots, 0, 0, 10)
     print(f"kernel compile / cache load: {time.perf_counter() - began:.1f} s; "
-          f"numba {numba.__version__}, {threads} threads")
+          f"numba {numba.__version__}, {threads} threads; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
     results = []
     header = (f"{'table':<27} {'engine':<18} {'rounds/s':>11} {'rounds/cpu-s':>13} "
@@ -191,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "kernel_all": asdict(every),
                         "ratio_1": one.per_s / ref.per_s,
                         "ratio_all": every.per_s / ref.per_s})
+    print(f"load average after the run: {os.getloadavg()[0]:.1f}; a round per core: the "
+          f"rounds per CPU-second of 'kernel, 1 thread'")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return 0

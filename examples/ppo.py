@@ -5,6 +5,7 @@ epochs over shuffled minibatches), CleanRL-style, in PyTorch (the ``train`` extr
 from __future__ import annotations
 
 import argparse
+import warnings
 from typing import Any
 
 import torch
@@ -39,6 +40,18 @@ class Agent(nn.Module):
             layers.append((linear.weight.detach().numpy().T.copy(),
                            linear.bias.detach().numpy().copy()))
         return MLPPolicy(layers, sample=sample, seed=seed)
+
+    def export_onnx(self, path: str) -> None:
+        """The policy head as an ONNX model for the arena (``trashcards arena
+        policy.onnx``): ``obs`` float32[M, 233] in, ``logits`` [M, 15] out (the arena masks
+        them). Uses torch's TorchScript-based exporter (``dynamo=False``: the newer one
+        needs the onnxscript package); torch warns that it is deprecated."""
+        head = nn.Sequential(self.body, self.policy)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            torch.onnx.export(head, (torch.zeros(1, OBS),), path, dynamo=False,
+                              input_names=["obs"], output_names=["logits"],
+                              dynamic_axes={"obs": {0: "M"}, "logits": {0: "M"}})
 
 
 class Rollout:

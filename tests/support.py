@@ -1,14 +1,17 @@
-"""Helpers for tests: stacked decks and positions written as text."""
+"""Helpers for tests: stacked decks, positions written as text, and the exact corpora."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from trashcards import Rules, State, apply, new_match, parse_cards, parse_move
+from trashcards import Rules, State, apply, new_match, parse_cards, parse_move, view
 from trashcards.actions import Dealer, Deck
 from trashcards.cards import Card
 from trashcards.events import Event
+from trashcards.record import Record
+from trashcards.views import View
 
 
 def stacked_deck(rules: Rules, players: int, dealer: int, boards: Sequence[str],
@@ -110,3 +113,66 @@ def event_names(events: Sequence[Event]) -> list[str]:
     from trashcards.events import event_to_json
 
     return [event_to_json(e)["type"] for e in events]
+
+
+def cached_odds(preset: str = "standard", **fields: object) -> None:
+    """Compute the match-odds table of these rules (the ones a test's server or command
+    will need) into this test process's own cache folder (tests/conftest.py points the
+    cache there), so that a test never meets the "computing the match-odds table" path
+    by accident: a fresh machine has no table cached but the shipped ones."""
+    from trashcards.ai.odds import match_odds
+
+    match_odds(Rules.preset_named(preset).with_fields(fields))
+
+
+@dataclass(frozen=True)
+class CorpusPosition:
+    """A position of the exact tie or leads corpus (tests/data/exact-corpus.json.gz,
+    written by ``python3 scripts/exact_corpus.py``): the view of the player to act after
+    the first ``upto`` moves of ``record``, and the exact solver's answer — for each
+    legal action (as text) the round-win and match-win chance of the player to act
+    (``values``), the actions sharing the best match-win chance within 10⁻⁹ (``tied``:
+    two or more in the tie corpus, one in the leads corpus, where the best is ahead by
+    at least 2 percentage points) and the best (the standard play when tied)."""
+
+    kind: str
+    preset: str
+    sizes: tuple[int, int]
+    record: Record
+    upto: int
+    view: View
+    values: dict[str, tuple[float, float]]
+    tied: tuple[str, ...]
+    best: str
+
+
+def exact_corpus(kind: str) -> list[CorpusPosition]:
+    """The positions of the ``"ties"`` or ``"leads"`` corpus, each record replayed once."""
+    import gzip
+    import json
+    from pathlib import Path
+
+    from trashcards.record import from_json
+
+    path = Path(__file__).parent / "data" / "exact-corpus.json.gz"
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    rows = data[kind]
+    wanted: dict[int, set[int]] = {}
+    for row in rows:
+        wanted.setdefault(row["record"], set()).add(row["upto"])
+    records = {i: from_json(data["records"][i]) for i in wanted}
+    states: dict[tuple[int, int], State] = {}
+    for i, uptos in wanted.items():
+        for moves, (state, _events) in enumerate(records[i].steps(), start=1):
+            if moves in uptos:
+                states[(i, moves)] = state
+    out = []
+    for row in rows:
+        state = states[(row["record"], row["upto"])]
+        assert state.to_act == row["seat"]
+        out.append(CorpusPosition(
+            kind, row["preset"], (row["sizes"][0], row["sizes"][1]), records[row["record"]],
+            row["upto"], view(state, state.to_act),
+            {a: (v["round"], v["match"]) for a, v in row["values"].items()},
+            tuple(row["tied"]), row["best"]))
+    return out

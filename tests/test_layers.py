@@ -28,12 +28,14 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "trashcards"
 
 CORE = frozenset({
     "__init__", "actions", "boundedjson", "cards", "chance", "deals", "digits", "engine",
+    "files",
     "discards", "errors", "estimates", "events", "names", "public", "record", "rules",
     "session", "spec",
     "state", "statejson", "views",
 })
 RANK = dict.fromkeys(CORE, 0) | {
     "bots": 1, "pictures": 1, "simulation": 2, "sim": 3, "ai": 4, "envs": 5, "lab": 5,
+    "players": 5,
     "tui": 6, "web": 6, "arena": 6, "cli": 7, "__main__": 8,
 }
 

@@ -26,6 +26,7 @@ from .errors import (
     brief,
 )
 from .events import Event
+from .files import write_whole
 from .rules import Rules
 from .state import State, new_match
 
@@ -70,11 +71,9 @@ class Record:
         return f'{head}, "moves": [\n  {moves}\n]}}\n' if moves else f'{head}, "moves": []}}\n'
 
     def dump(self, path: str | Path) -> None:
-        """Write the record to ``path`` (written whole, then renamed into place)."""
-        target = Path(path)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(self.dumps(), encoding="utf-8")
-        tmp.replace(target)
+        """Write the record to ``path`` (written whole into a new file, then renamed into
+        place: a link at ``path`` is replaced, never written through)."""
+        write_whole(Path(path), self.dumps().encode("utf-8"))
 
     def steps(self, upto: int | None = None) -> Iterator[tuple[State, tuple[Event, ...]]]:
         """Replay move by move: the state after each move and its events.

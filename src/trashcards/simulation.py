@@ -20,7 +20,7 @@ from .events import Dealt, Drew, Event, RoundWon
 from .rules import Rules
 from .session import play_match
 
-__all__ = ["SimStats", "match_rngs", "play_chunk"]
+__all__ = ["SimStats", "match_rngs", "play_chunk", "record_file"]
 
 
 def match_rngs(seed: int, index: int, players: int) -> tuple[random.Random, list[random.Random]]:
@@ -128,6 +128,11 @@ def _add_hist(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
     return out
 
 
+def record_file(seed: int, index: int) -> str:
+    """The file name of the record of match ``index`` of a run with ``seed``."""
+    return f"match-{seed}-{index:07d}.trash.json"
+
+
 def play_chunk(rules: Rules, bots: Sequence[str], seed: int, start: int, count: int,
                records: Path | None = None,
                progress: Callable[[int], None] | None = None) -> SimStats:
@@ -143,7 +148,7 @@ def play_chunk(rules: Rules, bots: Sequence[str], seed: int, start: int, count: 
         match = play_match(rules, names, seats, chance, observe=tally.observe)
         tally.finish(match.state.match_winner)
         if records is not None:
-            match.record.dump(records / f"match-{seed}-{index:07d}.trash.json")
+            match.record.dump(records / record_file(seed, index))
         if progress is not None:
             progress(1)
     stats.elapsed_s = time.perf_counter() - began

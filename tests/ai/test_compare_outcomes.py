@@ -3,7 +3,7 @@ tests/web/test_js_coach.py): for any outcomes, the comparison reports the best f
 its tie group right after it, never calls measurably different moves equal or equal
 moves different, the confirmation stops early only on strong evidence, and a verdict
 calls a move a mistake only when the fresh interval is above 0 and the cost at least the
-threshold."""
+threshold (above 0 but under it: a small loss)."""
 
 from __future__ import annotations
 
@@ -138,6 +138,11 @@ def test_a_mistake_is_confirmed_above_zero_and_at_least_the_threshold(
             assert judged.cost_ci[0] > 0
             assert judged.cost >= THRESHOLD
             assert taken not in judged.tied
+        if judged.kind == "small_loss":  # confirmed, but under the threshold
+            assert judged.cost_ci[0] > 0
+            assert 0 < judged.cost < THRESHOLD
+            assert taken not in judged.tied
+            assert not judged.mistake
         if judged.kind == "ok":
             assert judged.cost == 0
         assert (judged.kind == "missed_call") == missed

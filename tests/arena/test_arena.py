@@ -17,6 +17,8 @@ from trashcards.arena import LADDER, RANDOM_ELO, elo_against, rate, resolve_agen
 from trashcards.envs.observation import OBSERVATION_SIZE
 from trashcards.envs.policy import MLPPolicy
 
+pytestmark = pytest.mark.numba_compile
+
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "docs" / "analysis" / "skill" / "figures.json"
 
@@ -78,13 +80,16 @@ def test_arena_json_has_exactly_the_promised_shape(tmp_path: Path):
         out = arena(agent, "--matches", "40", "--expert-matches", "2", "--json")
         assert out.returncode == 0, out.stderr
         data = json.loads(out.stdout)
-        assert set(data) == {"agent", "elo", "elo_ci", "matches", "vs"}
+        assert set(data) == {"agent", "elo", "elo_ci", "matches", "vs", "mode", "seed",
+                             "settings", "sha256", "command"}
+        assert data["mode"] == "duplicate"
+        assert data["command"].startswith(f"trashcards arena {agent} --matches 40 ")
         assert set(data["vs"]) == {"random", "beginner", "casual", "good", "expert"}
         assert data["matches"] == 4 * 40 + 2
         lo, hi = data["elo_ci"]
         assert lo < data["elo"] < hi
         for figures in data["vs"].values():
-            assert set(figures) == {"win", "win_ci"}
+            assert set(figures) == {"win", "win_ci", "matches", "deals"}
             assert figures["win_ci"][0] <= figures["win"] <= figures["win_ci"][1]
     text = arena("random", "--matches", "20", "--expert-matches", "0")
     assert text.returncode == 0, text.stderr
@@ -104,3 +109,19 @@ def test_bad_agents_and_options_are_refused_in_one_line():
     with pytest.raises(ValueError, match="unknown agent"):
         resolve_agent("nobody")
     assert "arena" in arena("--help").stdout
+
+
+def test_plain_mode_and_chosen_opponents_on_the_command_line():
+    out = arena("kid", "--mode", "plain", "--opponent", "random", "--opponent", "good",
+                "--matches", "30", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["mode"] == "plain"
+    assert set(data["vs"]) == {"random", "good"}
+    assert all(v["matches"] == 30 and v["deals"] == 30 for v in data["vs"].values())
+    assert "--mode plain --opponent random --opponent good" in data["command"]
+    text = arena("kid", "--matches", "30", "--opponent", "good")
+    assert text.returncode == 0, text.stderr
+    assert "(15 deals)" in text.stdout
+    assert text.stdout.rstrip().splitlines()[-1].startswith(
+        "  again: trashcards arena kid --matches 30 --expert-matches 1 --opponent good")

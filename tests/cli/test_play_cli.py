@@ -83,6 +83,16 @@ def test_hotseat_names_are_checked_like_every_name(tmp_path, name):
     assert "\x1b" not in message
 
 
+@pytest.mark.parametrize("names", ["", " ", "Ana,", ",Bo"])
+def test_an_empty_name_is_refused_as_a_name_not_counted_away(tmp_path, names):
+    # Before: --name "" dropped the name and said "a table has 2 to 4 players, got 1".
+    message = refused(run("play", "--lines", "--name", names, cwd=tmp_path))
+    assert "--name" in message
+    assert "a name cannot be empty" in message
+    assert "players" not in message
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("command", [["play", "--lines"], ["simulate", "--bots", "kid,kid",
                                                            "--engine", "reference"]])
 def test_first_to_n_explains_itself(tmp_path, command):

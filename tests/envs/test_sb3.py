@@ -12,6 +12,7 @@ from gymnasium.vector import AutoresetMode
 from trashcards.envs import ENV_ID
 from trashcards.envs.vector import TrashVectorEnv
 
+pytestmark = [pytest.mark.torch, pytest.mark.numba_compile]
 sb3_contrib = pytest.importorskip("sb3_contrib")
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = [pytest.mark.torch, pytest.mark.numba_compile, pytest.mark.slow]
 pytest.importorskip("torch")
 pytest.importorskip("matplotlib")
 pytest.importorskip("numba")

@@ -155,12 +155,17 @@ def test_every_experiment_is_registered() -> None:
 
 
 def test_calibration_compares_predictions_with_results_in_ten_bins(tmp_path: Path) -> None:
+    """Per table size and opponent kind: ten bins, each bin's deviation inside its
+    interval's shift, the largest deviation among the bins, the bias with its interval,
+    and the Brier scores."""
+    from trashcards.lab.calibration import OPPONENTS
+
     report, figures, _recorder = run("calibration", tmp_path, matches=6)
     assert "## Headline" in report
     assert "reliability.png" in report
     assert (tmp_path / "reliability.png").read_bytes().startswith(PNG_MAGIC)
-    for table in ("2p", "4p"):
-        found = figures["calibration"][table]
+    assert set(figures["calibration"]) == {f"{p}p-{o}" for p in (2, 4) for o in OPPONENTS}
+    for found in figures["calibration"].values():
         assert found["matches"] == 6
         assert len(found["bins"]) == 10
         assert sum(b["n"] for b in found["bins"]) == 6
@@ -168,9 +173,17 @@ def test_calibration_compares_predictions_with_results_in_ten_bins(tmp_path: Pat
             if b["n"]:
                 assert b["bin"][0] <= b["mean_predicted"] <= b["bin"][1]
                 assert b["low"] <= b["observed"] <= b["high"]
+                mean, low, high = b["deviation"]
+                assert mean == pytest.approx(b["observed"] - b["mean_predicted"])
+                assert low <= mean <= high
+        bias = found["bias"]
+        assert bias["low"] <= bias["mean"] <= bias["high"]
         assert 0 <= found["brier"] <= 1
         assert 0 <= found["brier_baseline"] <= 1
+        assert found["largest_deviation"] is None  # no bin of 50 predictions in 6 matches
+        assert f"{found['players']} players against {found['opponent']}" in report
     assert "the matches played by the experiment itself" in report
+    assert "All matches are played by the rules engine." in report
 
 
 def test_tips(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from trashcards.sim.kernel import jit
 
 SRC = Path(jit.__file__).resolve().parents[3]
 
-CALLEE = "VALUE = {value}\n\n\n@kjit(inline='always')\ndef value():\n    return VALUE\n"
+CALLEE = "VALUE = {value}\n\n\n@kjit(inline=True)\ndef value():\n    return VALUE\n"
 CALLER = "from .callee import value\nfrom .jit import kjit\n\n\n@kjit()\ndef answer():\n" \
          "    return value() * 10\n"
 GUARDED = textwrap.dedent("""
@@ -32,8 +32,8 @@ GUARDED = textwrap.dedent("""
     """)
 PLAIN = textwrap.dedent("""
     import numba
-    def kjit(**options):
-        return numba.njit(cache=True, **options)
+    def kjit(inline=False):
+        return numba.njit(cache=True, forceinline=inline)
     """)
 
 

@@ -30,6 +30,8 @@ from trashcards.views import view
 from trashcards.web import create_app
 from trashcards.web.advice import hint_message
 
+from support import cached_odds
+
 ME_AND_HOTSEAT = [{"kind": "me", "name": "Ana"}, {"kind": "hotseat", "name": "Bo"}]
 
 
@@ -341,10 +343,15 @@ def _finished_record(client: TestClient, bots: tuple[str, str]) -> str:
 
 
 def test_expert_bots_play_a_match_and_its_review_comes_back(tmp_path: Path) -> None:
+    cached_odds(start_size=6, rounds_to_win=1)  # a review needs the rules' table
     with _fast_client(tmp_path) as client:
         record = _finished_record(client, ("expert", "greedy"))
-        response = client.post("/api/review", content=record,
-                               headers={"content-type": "application/json"})
+        for _ in range(600):  # these rules' match-odds table is computed in the background
+            response = client.post("/api/review", content=record,
+                                   headers={"content-type": "application/json"})
+            if response.status_code != 503:
+                break
+            time.sleep(0.2)
         assert response.status_code == 200, response.text
         review = response.json()
         moves = len(json.loads(record)["moves"])

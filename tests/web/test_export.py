@@ -3,6 +3,8 @@ database without disturbing the server."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,7 +39,7 @@ def test_export_writes_finished_tables_and_with_unfinished_the_partial_others(
     done, going = _tables(db)
     runner = CliRunner()
     result = runner.invoke(export, [str(tmp_path / "a"), "--db", str(db)])
-    assert (result.exit_code, sorted(p.name for p in (tmp_path / "a").iterdir())) == \
+    assert (result.exit_code, sorted(p.name for p in (tmp_path / "a").glob("*.trash.json"))) == \
         (0, [f"trash-{done}.trash.json"])
     result = runner.invoke(export, [str(tmp_path / "b"), "--db", str(db), "--unfinished"])
     assert result.exit_code == 0, result.output
@@ -48,7 +50,7 @@ def test_export_writes_finished_tables_and_with_unfinished_the_partial_others(
     assert result.exit_code == 1
     assert "not finished" in result.output
     assert "../../escape: not exported" in result.output
-    assert [p.name for p in (tmp_path / "c").iterdir()] == [f"trash-{done}.trash.json"]
+    assert [p.name for p in (tmp_path / "c").glob("*.trash.json")] == [f"trash-{done}.trash.json"]
     assert not (tmp_path / "escape").exists()
 
 
@@ -62,6 +64,50 @@ def test_export_runs_beside_the_server_and_needs_a_database(tmp_path: Path) -> N
     missing = CliRunner().invoke(export, [str(tmp_path / "x"), "--db", str(tmp_path / "no")])
     assert missing.exit_code == 1
     assert "there is no database" in missing.output
+
+
+def _export(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "trashcards", "export", *args],
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_export_writes_only_where_it_may_and_follows_no_link(tmp_path: Path) -> None:
+    """docs/files.md through the command line: no folder made above the one named; a
+    folder it did not write is refused; a record it wrote but that was changed since is
+    replaced only with --force; a link where a record goes is never written through."""
+    db = tmp_path / "e.sqlite3"
+    done, _going = _tables(db)
+    name = f"trash-{done}.trash.json"
+    missing = _export(str(tmp_path / "no" / "out"), "--db", str(db))
+    assert missing.returncode == 2
+    assert "Traceback" not in missing.stderr
+    assert f"the folder {tmp_path / 'no'} does not exist" in missing.stderr
+    assert not (tmp_path / "no").exists()
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / name).write_text("a file of someone else\n", encoding="utf-8")
+    refused = _export(str(theirs), "--db", str(db), "--force")
+    assert refused.returncode == 2
+    assert "was not written by trashcards export" in refused.stderr
+    assert (theirs / name).read_text(encoding="utf-8") == "a file of someone else\n"
+    out = tmp_path / "out"
+    assert _export(str(out), "--db", str(db)).returncode == 0
+    assert _export(str(out), "--db", str(db)).returncode == 0  # its own folder again
+    (out / name).write_text("edited\n", encoding="utf-8")
+    changed = _export(str(out), "--db", str(db))
+    assert changed.returncode == 2
+    assert "add --force" in changed.stderr
+    assert (out / name).read_text(encoding="utf-8") == "edited\n"
+    assert _export(str(out), "--db", str(db), "--force").returncode == 0
+    assert load(out / name).players
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n", encoding="utf-8")
+    (out / name).unlink()
+    (out / name).symlink_to(victim)
+    linked = _export(str(out), "--db", str(db), "--force")
+    assert linked.returncode == 2
+    assert "is a link" in linked.stderr
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
 
 
 @pytest.mark.parametrize("direction", ["sqlite-to-postgres", "postgres-to-sqlite"])
@@ -96,7 +142,7 @@ def test_records_move_between_backends_by_export_and_import(
     assert info["status"] == "over"
     result = runner.invoke(export, [str(tmp_path / "again"), "--db", str(target)])
     assert result.exit_code == 0, result.output
-    names = sorted(p.name for p in (tmp_path / "again").iterdir())
+    names = sorted(p.name for p in (tmp_path / "again").glob("*.trash.json"))
     assert len(names) == 2  # the first import and the second, under a new id
     assert f"trash-{done}.trash.json" in names
     assert "trash-broken.trash.json" not in names

@@ -18,7 +18,9 @@ import jscoach
 import pytest
 
 TEST = Path(__file__).resolve().parent / "js" / "coach.test.mjs"
+PANEL = Path(__file__).resolve().parent / "js" / "hintpanel.test.mjs"
 HINTS, CONFIRMS, REVIEWS = 300, 100, 6
+pytestmark = pytest.mark.node
 
 
 def _node() -> str:
@@ -34,6 +36,7 @@ def _run(cases: Path) -> subprocess.CompletedProcess[str]:
                           timeout=300)
 
 
+@pytest.mark.slow
 def test_the_coach_on_this_device_decides_as_the_python_coach(tmp_path: Path) -> None:
     _node()
     items = list(jscoach.cases(HINTS, CONFIRMS, REVIEWS))
@@ -44,13 +47,13 @@ def test_the_coach_on_this_device_decides_as_the_python_coach(tmp_path: Path) ->
     # not, missed calls, and most reason codes.
     codes = {line["reason"]["code"] for item in hints for line in item["hint"]["actions"]}
     assert len(codes) >= 15, codes
-    assert {"equal", "costs", "best_by", "tie_lead", "standard_tie", "wild_fewest",
-            "leaves_fitting", "feeds_next", "keep_wild"} <= codes
+    assert {"equal", "costs", "best_by", "tie_lead", "standard_tie", "wild_any",
+            "leaves_fitting", "feeds_next", "keep_wild", "call_first"} <= codes
     assert any(len(item["hint"]["tied"]) > 1 for item in hints)
     assert any(len(item["hint"]["tied"]) == 1 for item in hints)
     kinds = [d["kind"] for item in items if item["kind"] == "review"
              for d in item["review"]["decisions"]]
-    assert {"ok", "mistake", "missed_call"} <= set(kinds)
+    assert {"ok", "mistake", "missed_call", "small_loss"} <= set(kinds)
     done = _run(path)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "# pass 5" in done.stdout  # with the hint that depends on the view only
@@ -72,3 +75,14 @@ def test_a_wrong_reason_fails_the_node_test(tmp_path: Path) -> None:
     done = _run(path)
     assert done.returncode != 0
     assert "case 0" in done.stdout
+
+
+def test_the_hint_panel_says_what_the_numbers_say() -> None:
+    """The browser's hint panel (tests/web/js/hintpanel.test.mjs) in the five catalogs: a
+    worse move shows how much less it gives with its paired interval, not an interval of
+    its own that overlaps the best's; "1 point" and "1.5 points" in each language; "Best"
+    only for a strict best."""
+    done = subprocess.run([_node(), "--test", str(PANEL)], capture_output=True, text=True,
+                          check=False, timeout=120)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "# pass 7" in done.stdout

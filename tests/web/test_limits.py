@@ -53,6 +53,28 @@ def test_table_creation_is_rate_limited_per_address_with_retry_after(tmp_path: P
                            ).status_code == 429
 
 
+def test_http_requests_are_rate_limited_per_address(tmp_path: Path) -> None:
+    """Any HTTP request counts (a page, a file, the API, the health check); beyond the
+    rate an address is answered 429 before its request is read further, and the others
+    are not affected (issue 33: one address's keep-alive flood slowed everyone)."""
+    now = [1000.0]
+    app = _app(tmp_path, http_rate=5.0, http_burst=10, clock=lambda: now[0])
+    first, second = {"x-test-address": "10.0.0.1"}, {"x-test-address": "10.0.0.2"}
+    with TestClient(addressed(app)) as client:
+        paths = ["/healthz", "/", "/static/css/app.css", "/api/presets", "/api/tables"]
+        answers = [client.get(paths[i % len(paths)], headers=first).status_code
+                   for i in range(10)]
+        assert 429 not in answers
+        refused = client.get("/api/presets", headers=first)
+        assert refused.status_code == 429
+        assert refused.json()["error"] == "rate_limited"
+        assert refused.headers["retry-after"] == "1"
+        assert client.get("/healthz", headers=second).status_code == 200
+        now[0] += 1.0  # five more a second
+        assert [client.get("/healthz", headers=first).status_code for _ in range(6)] == \
+            [200] * 5 + [429]
+
+
 def test_a_party_costs_as_many_creates_as_the_tables_it_makes(tmp_path: Path) -> None:
     """With 20 creates a minute, one address makes 10 parties (20 tables), then neither a
     party nor a table; a party needs two tokens, so one left over is not enough."""

@@ -1,23 +1,33 @@
-"""The fair scheduler of the AI work (trashcards.web.advice.Advisor), on its own:
-priority by kind, a thread always left for bots and hints, fair turns per address, the
-waiting caps, cancellation of work nobody waits for, stale work dropped, deadlines."""
+"""The fair scheduler of the AI work (trashcards.web.scheduler, the server's
+trashcards.web.advice.Advisor), on its own: priority by kind, a process always left for
+bots and hints, fair turns per address (and per table creator for expert bots), bounds
+per kind (a full queue of a lower kind never refuses a higher one), cancellation of work
+nobody waits for, stale work dropped, deadlines; and the worker processes themselves
+(trashcards.web.aipool): answers and refusals come back, a running review stops when its
+requester goes, a dead worker costs its job only."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import poolwork
 import pytest
 
 from trashcards.web.advice import Advisor, Budget, BusyError, OutOfBudgetError, Work
+from trashcards.web.aipool import ProcessPool
 from trashcards.web.protocol import ProtocolError
+from trashcards.web.scheduler import Scheduler
 
 
 class Gate:
-    """Jobs that block in their thread until :meth:`open`; records the order they ran."""
+    """Jobs that block in their thread until :meth:`open`; records the order they ran
+    (the advisors here run their jobs in threads: ``processes=False``)."""
 
     def __init__(self) -> None:
         self.event = threading.Event()
@@ -56,10 +66,11 @@ def _run(body: Callable[[Advisor, Gate], Any], workers: int = 1, queue: int = 64
 
 def test_kinds_start_most_urgent_first() -> None:
     async def body(advisor: Advisor, gate: Gate) -> None:
-        # fill every thread with bots' moves (only bots may take them all)
-        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"b{i}", kind=Work.BOT))
-                    for i in range(advisor.threads)]
-        await _until(lambda: len(gate.started) == advisor.threads)
+        # fill every process with bots' moves (of tables of several creators)
+        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"b{i}", kind=Work.BOT,
+                                                      key=f"creator{i}"))
+                    for i in range(advisor.slots)]
+        await _until(lambda: len(gate.started) == advisor.slots)
         order = [("review", Work.REVIEW), ("chances", Work.CHANCES), ("hint", Work.HINT),
                  ("bot", Work.BOT)]
         later = [asyncio.ensure_future(advisor.run(gate.job, name, kind=kind, key="a"))
@@ -79,28 +90,33 @@ def test_kinds_start_most_urgent_first() -> None:
     _run(body)
 
 
-def test_a_review_flood_leaves_threads_for_bots_and_hints() -> None:
+def test_a_review_flood_leaves_processes_for_bots_and_hints() -> None:
     async def body(advisor: Advisor, gate: Gate) -> None:
         reviews = [asyncio.ensure_future(advisor.run(gate.job, f"r{i}", kind=Work.REVIEW,
-                                                     key="attacker")) for i in range(5)]
+                                                     key=f"attacker{i}")) for i in range(5)]
+        await _until(lambda: len(gate.started) == 1)
+        await asyncio.sleep(0.05)
+        assert gate.started == ["r0"]  # one review at a time
         chances = [asyncio.ensure_future(advisor.run(gate.job, f"c{i}", kind=Work.CHANCES,
-                                                     key="attacker")) for i in range(5)]
+                                                     key=f"attacker{i}")) for i in range(5)]
         await _until(lambda: len(gate.started) == advisor.limits[Work.CHANCES])
-        assert sum(s.startswith("r") for s in gate.started) == 1  # one review at a time
+        await asyncio.sleep(0.05)
+        assert len(gate.started) == advisor.slots - 1  # one process left over
         hint = asyncio.ensure_future(advisor.run(lambda: "hint", kind=Work.HINT, key="victim"))
         assert await asyncio.wait_for(hint, 5) == "hint"
         bot = asyncio.ensure_future(advisor.run(lambda: "bot", required=True))
         assert await asyncio.wait_for(bot, 5) == "bot"
         gate.open()
         await asyncio.gather(*reviews, *chances)
-    _run(body, workers=2)
+    _run(body, workers=3)
 
 
 def test_addresses_take_turns_within_a_kind() -> None:
     async def body(advisor: Advisor, gate: Gate) -> None:
-        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True))
-                    for i in range(advisor.threads)]
-        await _until(lambda: len(gate.started) == advisor.threads)
+        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True,
+                                                       key=f"x{i}"))
+                    for i in range(advisor.slots)]
+        await _until(lambda: len(gate.started) == advisor.slots)
         flood = [asyncio.ensure_future(advisor.run(gate.job, f"a{i}", kind=Work.HINT,
                                                    key="attacker")) for i in range(6)]
         victim = asyncio.ensure_future(advisor.run(gate.job, "v", kind=Work.HINT,
@@ -108,16 +124,64 @@ def test_addresses_take_turns_within_a_kind() -> None:
         await _until(lambda: advisor.waiting == 7)
         gate.open()
         await asyncio.gather(*blockers, *flood, victim)
-        hints = gate.started[advisor.threads:]
+        hints = gate.started[advisor.slots:]
         assert hints.index("v") <= 1  # after at most one of the flood's
     _run(body, workers=1)
 
 
+def test_a_full_queue_of_a_lower_kind_never_refuses_a_higher_one() -> None:
+    """Issue 33: nine addresses with 8 reviews each, each within its own cap, filled the
+    one queue of 64 jobs, and 16 of 30 hints of another player were refused ``busy``.
+    Each kind has its own bound now."""
+    async def body(advisor: Advisor, gate: Gate) -> None:
+        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True,
+                                                       key=f"x{i}"))
+                    for i in range(advisor.slots)]
+        await _until(lambda: len(gate.started) == advisor.slots)
+        reviews = [asyncio.ensure_future(advisor.run(gate.job, f"r{a}.{i}", kind=Work.REVIEW,
+                                                     key=f"10.0.0.{a}"))
+                   for a in range(9) for i in range(8)]
+        chances = [asyncio.ensure_future(advisor.run(gate.job, f"c{a}.{i}",
+                                                     kind=Work.CHANCES, key=f"10.0.1.{a}"))
+                   for a in range(9) for i in range(8)]
+        await asyncio.sleep(0.05)
+        assert sum(t.done() for t in reviews) == 72 - 64  # the reviews' queue is full
+        assert sum(t.done() for t in chances) == 72 - 64  # and so is the chances'
+        hints = [asyncio.ensure_future(advisor.run(gate.job, f"h{i}", kind=Work.HINT,
+                                                   key="victim")) for i in range(8)]
+        await asyncio.sleep(0.05)
+        assert not any(t.done() for t in hints)  # waiting, none refused
+        gate.open()
+        assert await asyncio.gather(*hints) == [f"h{i}" for i in range(8)]
+        await asyncio.gather(*blockers, *reviews, *chances, return_exceptions=True)
+    _run(body, workers=1, queue=64, per_address=8)
+
+
+def test_expert_bots_take_turns_by_their_tables_creator() -> None:
+    """Issue 33: every table's expert moves went into one queue with the same key and
+    could take every thread, so one address's 20 expert tables slowed everyone's bots.
+    Now a creator's bots run on at most half the processes, and another creator's bot
+    goes after at most one of the first's."""
+    async def body(advisor: Advisor, gate: Gate) -> None:
+        flood = [asyncio.ensure_future(advisor.run(gate.job, f"a{i}", kind=Work.BOT,
+                                                   key="creator-a")) for i in range(20)]
+        await _until(lambda: len(gate.started) == advisor.per_key[Work.BOT])
+        await asyncio.sleep(0.05)
+        assert len(gate.started) == advisor.slots // 2  # the other half is for the others
+        other = asyncio.ensure_future(advisor.run(lambda: "b", kind=Work.BOT,
+                                                  key="creator-b"))
+        assert await asyncio.wait_for(other, 5) == "b"  # at once, on the half left
+        gate.open()
+        await asyncio.gather(*flood)
+    _run(body, workers=4)
+
+
 def test_waiting_work_is_capped_per_address_and_in_all() -> None:
     async def body(advisor: Advisor, gate: Gate) -> None:
-        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True))
-                    for i in range(advisor.threads)]
-        await _until(lambda: len(gate.started) == advisor.threads)
+        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True,
+                                                       key=f"x{i}"))
+                    for i in range(advisor.slots)]
+        await _until(lambda: len(gate.started) == advisor.slots)
         mine = [asyncio.ensure_future(advisor.run(gate.job, f"a{i}", kind=Work.HINT,
                                                   key="a")) for i in range(3)]
         await asyncio.sleep(0.05)
@@ -135,9 +199,10 @@ def test_waiting_work_is_capped_per_address_and_in_all() -> None:
 
 def test_work_whose_requester_went_away_leaves_the_queue() -> None:
     async def body(advisor: Advisor, gate: Gate) -> None:
-        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True))
-                    for i in range(advisor.threads)]
-        await _until(lambda: len(gate.started) == advisor.threads)
+        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True,
+                                                       key=f"x{i}"))
+                    for i in range(advisor.slots)]
+        await _until(lambda: len(gate.started) == advisor.slots)
         waiting = [asyncio.ensure_future(advisor.run(gate.job, f"h{i}", kind=Work.HINT,
                                                      key="a")) for i in range(5)]
         await _until(lambda: advisor.waiting == 5)
@@ -192,9 +257,10 @@ def test_a_review_past_its_deadline_stops() -> None:
 
 def test_stale_and_late_work_is_dropped_when_its_turn_comes() -> None:
     async def body(advisor: Advisor, gate: Gate) -> None:
-        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True))
-                    for i in range(advisor.threads)]
-        await _until(lambda: len(gate.started) == advisor.threads)
+        blockers = [asyncio.ensure_future(advisor.run(gate.job, f"x{i}", required=True,
+                                                       key=f"x{i}"))
+                    for i in range(advisor.slots)]
+        await _until(lambda: len(gate.started) == advisor.slots)
         version = [1]
         stale = asyncio.ensure_future(advisor.run(gate.job, "stale", kind=Work.HINT,
                                                   key="a", wanted=lambda: version[0] == 1))
@@ -259,3 +325,42 @@ def test_one_process_of_the_machine_computes_a_match_odds_table(
         thread.join()
     assert running[1] == 1
     assert computed == [rules]
+
+
+# -- the worker processes ------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_worker_processes_answer_refuse_stop_and_survive_a_death() -> None:
+    async def main() -> None:
+        pool = ProcessPool(2)
+        scheduler = Scheduler(pool, 64, 8)
+        try:
+            pid = await scheduler.run(poolwork.where, kind=Work.HINT, key="a")
+            assert pid != os.getpid()  # not this process: not its loop, not its GIL
+            with pytest.raises(BusyError) as busy:
+                await scheduler.run(poolwork.refuse, "full", kind=Work.HINT, key="a")
+            assert (busy.value.message, busy.value.retry_after) == ("full", 7.0)
+            with pytest.raises(ProtocolError) as stale:
+                await scheduler.run(poolwork.stale, kind=Work.HINT, key="a")
+            assert stale.value.code == "stale_version"
+            # a running review stops when its requester goes, in the other process
+            budget = Budget(time.monotonic() + 60)
+            task = asyncio.ensure_future(scheduler.run(poolwork.endless, budget, kind=Work.REVIEW,
+                                                       key="a", budget=budget))
+            await _until(lambda: scheduler.running == 1, 60)
+            await asyncio.sleep(0.2)
+            task.cancel()
+            await _until(lambda: scheduler.running == 0, 30)
+            # and one past its deadline stops by itself
+            late = Budget(time.monotonic() + 0.3)
+            with pytest.raises(OutOfBudgetError):
+                await scheduler.run(poolwork.endless, late, kind=Work.REVIEW, key="a", budget=late)
+            # a worker that dies takes its job only: the next one runs on new workers
+            with pytest.raises(BrokenProcessPool):
+                await scheduler.run(poolwork.die, kind=Work.BOT, key="a")
+            assert await scheduler.run(poolwork.where, kind=Work.BOT, key="a") != os.getpid()
+            assert pool.renewed == 1
+        finally:
+            scheduler.close()
+    asyncio.run(main())

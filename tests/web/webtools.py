@@ -30,7 +30,8 @@ T = TypeVar("T")
 
 def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
     """Settings for tests: no bot delay, no pause timer, no rate limit (of messages,
-    hints and reviews) or per-address cap, seeded chance and bots, table ids t0, t1, …"""
+    hints and reviews) or per-address cap, seeded chance and bots, table ids t0, t1, …;
+    the AI waits for its warm-up (the same answers in every run)."""
     counter = itertools.count()
     values: dict[str, Any] = {
         "db_path": db, "bot_delay": 0.0, "bot_jitter": 0.0, "round_pause": 3600.0,
@@ -40,6 +41,11 @@ def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
         "create_rate": 1e9, "join_rate": 1e9, "max_connections": 1_000_000,
         "hint_rate": 1e6, "hint_burst": 1_000_000, "hint_address_rate": 1e6,
         "review_rate": 1e9,
+        # answers that never depend on the machine's load (docs/development.md)
+        "coarse_when_busy": False, "odds_in_background": False,
+        "ai_answer_while_warming": False,
+        "http_rate": 1e9, "http_burst": 1_000_000_000,
+        "ai_processes": False,
     }
     values.update(changes)
     return Settings(**values)
@@ -160,10 +166,10 @@ def addressed(app: Any) -> Any:
 def server(db: Path, bot_delay: float = 0.0, *options: str
            ) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """``trashcards serve`` on a free port (with ``options``, chance seeded by
-    ``--test-seed 1``); yields the process and its base URL; killed afterwards
+    ``--test-seed 1``, no HTTP request rate); yields the process and its base URL; killed afterwards
     (:func:`servetools.running`)."""
     with running(db, ("--bot-delay", str(bot_delay), "--round-pause", "3600", "--test-seed", "1",
-                           *options)
+                      "--http-rate", "1000000", *options)
                  ) as (proc, url):
         yield proc, url
 

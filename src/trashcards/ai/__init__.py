@@ -12,7 +12,10 @@ with common random numbers (:mod:`.evaluate`), and the outcomes become win chanc
 * :mod:`.evaluate` — every legal action's chance of winning the round and the match;
 * :mod:`.expert` — the ``expert`` bot; :mod:`.levels` — named levels with measured Elo;
 * :mod:`.hints`, :mod:`.review` — what the ``hint`` and ``review`` commands print;
-* :mod:`.solver` — exact optimal play for small boards (two players, one round).
+* :mod:`.solver` — exact optimal play for small boards (two players, one round), the
+  reference; :mod:`.exact` — the fast exact answers the coach asks first
+  (:mod:`.exact_solver`, :mod:`.exact_tables` with the shipped tables in
+  ``exact_data/``, :mod:`.exact_calls` for call-trash).
 
 Layering: this package uses the core, the bots, the simulators and the lab's statistics
 (:mod:`trashcards.estimates`); the front ends and the lab's ``skill`` and ``tips``

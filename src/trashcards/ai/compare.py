@@ -7,15 +7,33 @@ noise:
   (:func:`trashcards.ai.evaluate.evaluate`: deal ``k`` of a seed is the same whatever the
   set of actions or the range asked for), dealt from the view alone — the unseen cards of
   the player's view, never the real hidden cards. Two actions are compared by the mean
-  of their paired differences on the deals both were played on, with a 95 % interval
-  (Student's t).
+  of their paired differences on the deals both were played on. Wild placements are one
+  move (:mod:`.symmetry`): they get identical outcomes, so they are equal by
+  construction.
+* **A test that stays valid under adaptive spending.** The sampling looks at the
+  differences after the first deals and after every batch, and stops when it sees a
+  difference: a plain 95 % interval re-checked after every batch would tell exactly
+  equal moves apart far more often than 5 % of the time. So every interval that decides
+  (:func:`paired_interval` with ``alpha``) is a Student's t interval at level
+  :data:`ALPHA` ``/ looks``, where ``looks`` is how many times the sampling may look
+  (:func:`planned_looks`): by Bonferroni over the looks, two moves of exactly equal value
+  are told apart with a chance of at most :data:`ALPHA` (1 %), however the sampling
+  stops.
 * **Best only when significant.** The leader is the action with the highest mean
   match-win chance. Every action whose difference to the leader (or to the reported
   best) has an interval that reaches 0 is *equal to the best* (the tie group). The
   reported best is greedy's own choice (the standard play) when it is in the tie
-  group, else the leader: on small
-  boards the solver proves greedy's choice optimal, and the lab finds nothing better at
-  ten slots (docs/analysis/skill, tips).
+  group, else the leader: on small boards the solver proves greedy's choice optimal, and
+  the lab finds nothing better at ten slots (docs/analysis/skill, tips). The tie group
+  is listed in a fixed order: the reported best, then the others in the order of the
+  legal actions (never by their noisy means); the other actions follow, by their
+  difference to the best.
+* **Figures that say what the ranking says** (:meth:`Comparison.figure`): every move of
+  the tie group shows the reported best's chances (equal within the noise, so shown
+  equal), and a measurably worse move the best's chance plus its paired difference (a
+  control variate on the common deals, with its own interval), so the figures fall in
+  the order of the list and a move's figure is the best's less exactly the cost its
+  reason names.
 * **Adaptive sampling.** After ``samples`` deals for every action, the rest of the
   budget (``extra`` deals) goes to the *contested pair* — the leader and the best tied
   rival whose interval is still undecided — in batches, until its interval excludes 0,
@@ -34,23 +52,28 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from ..actions import CALL, Action
 from ..bots import make_bot
-from ..estimates import Estimate, t975
-from ..rules import FLAGS, Rules
+from ..estimates import Estimate, t975, t_quantile
+from ..rules import Rules
 from ..views import View
 from .evaluate import ActionValue, Engine, evaluate, mean_estimate
 from .odds import MatchOdds, OddsUnavailableError, match_odds
 from .rollout import Horizon
+from .symmetry import representative
 
-__all__ = ["BATCH", "EQUIVALENT", "EXACT_MAX_SIZE", "INTERIM_Z", "Comparison", "Draw", "Outcomes",
-           "Paired", "compare", "comparison_of", "confirm", "confirm_paired", "exact_comparison",
-           "greedy_choice", "paired_interval", "sample_adaptively"]
+__all__ = ["ALPHA", "BATCH", "EQUIVALENT", "EXACT_MAX_SIZE", "INTERIM_Z", "Comparison", "Draw",
+           "Outcomes", "Paired", "compare", "comparison_of", "confirm", "confirm_paired",
+           "exact_comparison", "greedy_choice", "paired_interval", "planned_looks",
+           "sample_adaptively"]
 
 #: Deals per batch of adaptive sampling on the contested pair.
 BATCH: Final = 200
+#: The most a comparison may err in telling two moves of exactly equal value apart (two
+#: sided), over every look of its adaptive sampling together (see the module).
+ALPHA: Final = 0.01
 #: A pair whose 95 % interval lies within ± this many match-win points is equal.
 EQUIVALENT: Final = 0.0025
 #: The early stop of a confirmation: the interval of ± this many standard errors (a
@@ -90,10 +113,11 @@ class Paired:
         return self.low >= -EQUIVALENT and self.high <= EQUIVALENT
 
 
-def paired_interval(a: Sequence[float], b: Sequence[float], z: float | None = None) -> Paired:
+def paired_interval(a: Sequence[float], b: Sequence[float], z: float | None = None,
+                    alpha: float | None = None) -> Paired:
     """``a − b`` on their common deals (the first ``min(len(a), len(b))``), with its 95 %
-    interval by Student's t (or ``± z`` standard errors); identical outcomes give the
-    point ``[0, 0]``."""
+    interval by Student's t (or ``± z`` standard errors, or the two-sided ``1 − alpha``
+    interval by Student's t); identical outcomes give the point ``[0, 0]``."""
     n = min(len(a), len(b))
     if n == 0:
         raise ValueError("no common deals")
@@ -102,8 +126,21 @@ def paired_interval(a: Sequence[float], b: Sequence[float], z: float | None = No
     if n < 2:
         return Paired(mean, -math.inf, math.inf, n)
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    half = (t975(n - 1) if z is None else z) * math.sqrt(var / n)
+    if z is not None:
+        quantile = z
+    elif alpha is not None:
+        quantile = t_quantile(1 - alpha / 2, n - 1)
+    else:
+        quantile = t975(n - 1)
+    half = quantile * math.sqrt(var / n)
     return Paired(mean, mean - half, mean + half, n)
+
+
+def planned_looks(extra: int, batch: int = BATCH) -> int:
+    """How many times :func:`sample_adaptively` may look at a pair's difference with an
+    ``extra`` budget in batches of ``batch``: after the first deals, and after each batch
+    (every batch spends at least ``batch`` deals, or what is left)."""
+    return 1 + max(0, -(-extra // max(1, batch)))
 
 
 @dataclass
@@ -119,11 +156,14 @@ class _Samples:
 class Comparison:
     """Every legal action of a decision, compared (see the module).
 
-    ``order``: the actions, reported best first — the tie group (greedy's choice first,
-    then by mean), then the rest by mean; ``values``: each action's chances;
-    ``vs_best``: each action's paired difference to the reported best (a point ``0`` for
-    the best itself); ``tied``: the actions equal to the best; ``samples``: the most deals
-    any action was played on (0 when exact)."""
+    ``order``: the actions, reported best first — the tie group (the best, then the
+    others in legal order), then the rest by their difference to the best; ``values``:
+    each action's own chances; ``vs_best``: each action's paired difference to the
+    reported best (a point ``0`` for the best itself), with its interval at the level
+    ``ALPHA / looks`` that decided it; ``tied``: the actions equal to the best;
+    ``samples``: the most deals any action was played on (0 when exact); ``looks``: how
+    many times the sampling could look (the intervals' Bonferroni divisor);
+    ``figures``: what a hint shows for each action (:meth:`figure`)."""
 
     seat: int
     order: tuple[Action, ...]
@@ -139,10 +179,26 @@ class Comparison:
     notice: str | None = None
     #: who plays every seat in the rollouts (the chances assume it)
     policy: str = "greedy"
+    looks: int = 1
+    figures: Mapping[Action, ActionValue] | None = None
 
     @property
     def best(self) -> Action:
         return self.order[0]
+
+    def figure(self, action: Action) -> ActionValue:
+        """The chances a hint shows for ``action``: the reported best's for every action of
+        the tie group (equal within the noise, they are shown equal); for a measurably
+        worse one, the best's plus its paired difference (:func:`_figures`), or its
+        exact values."""
+        if self.figures is not None:
+            return self.figures[action]
+        if action in self.tied:
+            top = self.values[self.best]
+            return ActionValue(action, top.round_win, top.match_win,
+                               self.values[action].round_wins,
+                               self.values[action].match_wins)
+        return self.values[action]
 
     def equal_to_best(self, action: Action) -> bool:
         return action in self.tied
@@ -188,10 +244,15 @@ def compare(view: View, samples: int = 300, seed: int = 0, engine: Engine = "aut
         evaluations.append(found)
         return [(found.match_value[i], found.round_won[i]) for i in range(len(actions))]
 
-    data = sample_adaptively(chosen, seat, draw, samples, extra)
+    # Wild placements share one sample (symmetry.py): the extra deals of a contested pair
+    # go to all of them at once.
+    stand_in = {a: representative(view, a) for a in chosen}
+    shared = sample_adaptively(tuple(dict.fromkeys(stand_in.values())), seat, draw, samples,
+                               extra)
+    data = {a: shared[stand_in[a]] for a in chosen}
     first = evaluations[0]
     return _comparison(view, seat, chosen, data, greedy, first.engine, first.horizon, seed,
-                       first.notice)
+                       first.notice, planned_looks(extra))
 
 
 #: One action's outcomes on consecutive deals: each seat's match-win chance at the end
@@ -206,13 +267,15 @@ def sample_adaptively(chosen: Sequence[Action], seat: int, draw: Draw, samples: 
                       extra: int, batch: int = BATCH) -> dict[Action, _Samples]:
     """The sampling of :func:`compare`: ``samples`` deals of every action, then batches of
     ``batch`` on the contested pair until it is decided or ``extra`` deals are spent
-    (the budget in deals; the outcomes come from ``draw``)."""
+    (the budget in deals; the outcomes come from ``draw``). A pair is decided at the
+    level ``ALPHA / planned_looks(extra, batch)``."""
+    alpha = ALPHA / planned_looks(extra, batch)
     data: dict[Action, _Samples] = {}
     for action, (match, rounds) in zip(chosen, draw(chosen, 0, samples), strict=True):
         data[action] = _Samples(list(match), list(rounds))
     spent = 0
     while len(chosen) > 1 and spent < extra:
-        pair = _contested(data, seat)
+        pair = _contested(data, seat, alpha)
         if pair is None:
             break
         target = min(len(data[pair[0]].match), len(data[pair[1]].match)) + \
@@ -230,16 +293,17 @@ def sample_adaptively(chosen: Sequence[Action], seat: int, draw: Draw, samples: 
 
 def comparison_of(view: View, chosen: Sequence[Action], outcomes: Mapping[Action, Outcomes],
                   greedy: Action | None, engine: str = "given", horizon: str = "given",
-                  seed: int = 0) -> Comparison:
+                  seed: int = 0, looks: int = 1) -> Comparison:
     """The comparison that :func:`compare` makes of these outcomes (each action's, deal by
-    deal, from the view of the seat to act): the best, the ties and every paired interval.
-    The pure part of the coach, which the browser's port (static/js/local/coach.js)
-    must agree with."""
+    deal, from the view of the seat to act, gathered in ``looks`` looks at most): the
+    best, the ties and every paired interval. The pure part of the coach, which the
+    browser's port (static/js/local/coach.js) must agree with."""
     seat = view.to_act
     if seat is None:
         raise ValueError("no decision is due in this position")
     data = {a: _Samples(list(outcomes[a][0]), list(outcomes[a][1])) for a in chosen}
-    return _comparison(view, seat, tuple(chosen), data, greedy, engine, horizon, seed, None)
+    return _comparison(view, seat, tuple(chosen), data, greedy, engine, horizon, seed, None,
+                       looks)
 
 
 def _mine(data: _Samples, seat: int) -> list[float]:
@@ -251,15 +315,17 @@ def _leader(data: dict[Action, _Samples], seat: int) -> Action:
                                     -list(data).index(a)))
 
 
-def _contested(data: dict[Action, _Samples], seat: int) -> tuple[Action, Action] | None:
-    """The leader and its closest rival whose difference is still undecided."""
+def _contested(data: dict[Action, _Samples], seat: int,
+               alpha: float) -> tuple[Action, Action] | None:
+    """The leader and its closest rival whose difference is still undecided (at level
+    ``alpha``)."""
     leader = _leader(data, seat)
     lead = _mine(data[leader], seat)
     open_ = []
     for action, found in data.items():
         if action == leader:
             continue
-        diff = paired_interval(_mine(found, seat), lead)
+        diff = paired_interval(_mine(found, seat), lead, alpha=alpha)
         if not diff.significant and not diff.equivalent:
             open_.append((-diff.mean, list(data).index(action), action))
     if not open_:
@@ -278,32 +344,82 @@ def _value(action: Action, found: _Samples, seat: int, players: int) -> ActionVa
 
 def _comparison(view: View, seat: int, chosen: tuple[Action, ...],
                 data: dict[Action, _Samples], greedy: Action | None, engine: str,
-                horizon: str, seed: int, notice: str | None) -> Comparison:
+                horizon: str, seed: int, notice: str | None, looks: int) -> Comparison:
     players = len(view.players)
+    alpha = ALPHA / looks
     values = {a: _value(a, data[a], seat, players) for a in chosen}
+
+    def versus(a: Action, b: Action) -> Paired:
+        if a == b:
+            return Paired(0.0, 0.0, 0.0, len(data[b].match))
+        return paired_interval(_mine(data[a], seat), _mine(data[b], seat), alpha=alpha)
+
     leader = _leader(data, seat)
-    lead = _mine(data[leader], seat)
-    to_leader = {a: paired_interval(_mine(data[a], seat), lead) for a in chosen}
-    tied = [a for a in chosen if a == leader or to_leader[a].high >= 0]
-    mean = {a: values[a].match_win.value for a in chosen}
+    tied = [a for a in chosen if versus(a, leader).high >= 0]
     best = greedy if greedy in tied else leader
     if CALL in chosen:  # calling is free (RULES.md §9): always first
         best = CALL
-        call = _mine(data[CALL], seat)
-        tied = [a for a in chosen
-                if a == CALL or paired_interval(_mine(data[a], seat), call).high >= 0]
+        tied = [a for a in chosen if versus(a, CALL).high >= 0]
     assert best is not None
-    base = _mine(data[best], seat)
-    vs_best = {a: Paired(0.0, 0.0, 0.0, len(base)) if a == best
-               else paired_interval(_mine(data[a], seat), base) for a in chosen}
+    vs_best = {a: versus(a, best) for a in chosen}
     # worse means measurably worse than the leader and than the reported best
-    tied += [a for a in chosen if a not in tied and vs_best[a].high >= 0]
-    tied.sort(key=lambda a: (a != best, -mean[a], chosen.index(a)))
-    rest = sorted((a for a in chosen if a not in tied),
-                  key=lambda a: (-mean[a], chosen.index(a)))
+    group = [a for a in chosen if a in tied or vs_best[a].high >= 0]
+    group.sort(key=lambda a: (a != best, chosen.index(a)))
+    rest = sorted((a for a in chosen if a not in group),
+                  key=lambda a: (-vs_best[a].mean, chosen.index(a)))
     used = max(len(found.match) for found in data.values())
-    return Comparison(seat, (*tied, *rest), values, vs_best, tuple(tied), False, used,
-                      greedy, engine, horizon, seed, notice)
+    figures = _figures(data, seat, best, group, vs_best, values)
+    return Comparison(seat, (*group, *rest), values, vs_best, tuple(group), False, used,
+                      greedy, engine, horizon, seed, notice, looks=looks, figures=figures)
+
+
+def _figures(data: dict[Action, _Samples], seat: int, best: Action, tied: Sequence[Action],
+             vs_best: Mapping[Action, Paired],
+             values: Mapping[Action, ActionValue]) -> dict[Action, ActionValue]:
+    """What a hint shows (:meth:`Comparison.figure`): the best's chances for the tie
+    group; for a worse action ``a``, the best's mean over all its deals plus the mean of
+    ``a − best`` on their common deals (for the match: exactly ``vs_best[a].mean``), with
+    the interval of that sum."""
+    top = values[best]
+    base = data[best]
+    out = {}
+    for a in values:
+        own = values[a]
+        if a in tied:
+            out[a] = ActionValue(a, top.round_win, top.match_win, own.round_wins,
+                                 own.match_wins)
+            continue
+        match = _shifted(_mine(base, seat), _mine(data[a], seat), top.match_win.value,
+                         vs_best[a].mean)
+        won = [[float(seat in w) for w in found.round] for found in (base, data[a])]
+        rounds = _shifted(won[0], won[1], top.round_win.value, None)
+        out[a] = ActionValue(a, rounds, match, own.round_wins, own.match_wins)
+    return out
+
+
+def _shifted(base: Sequence[float], other: Sequence[float], base_mean: float,
+             mean_diff: float | None) -> Estimate:
+    """``base_mean`` (the mean of all of ``base``) plus the mean of ``other − base`` on
+    their common deals (``mean_diff`` when given), with a 95 % interval: the variance of
+    that sum is ``s²(base)/N + s²(diff)/n + 2 cov(base, diff)/N`` over ``N`` deals of
+    ``base`` and ``n`` common ones (the covariance of the two means: the common deals are
+    the first ``n`` of ``base``'s)."""
+    big = len(base)
+    n = min(big, len(other))
+    diffs = [other[k] - base[k] for k in range(n)]
+    if mean_diff is None:
+        mean_diff = sum(diffs) / n
+    value = min(1.0, max(0.0, base_mean + mean_diff))
+    if n < 2:
+        return Estimate(value, None, None, n, "sampled deals", "paired shift")
+    mean_base = sum(base) / big
+    var_base = sum((x - mean_base) ** 2 for x in base) / (big - 1)
+    head = sum(base[:n]) / n
+    var_diff = sum((d - mean_diff) ** 2 for d in diffs) / (n - 1)
+    cov = sum((base[k] - head) * (diffs[k] - mean_diff) for k in range(n)) / (n - 1)
+    var = max(0.0, var_base / big + var_diff / n + 2 * cov / big)
+    half = t975(n - 1) * math.sqrt(var)
+    return Estimate(value, value - half, value + half, n, "sampled deals", "paired shift")
 
 
 def confirm(view: View, best: Action, taken: Action, samples: int, seed: int,
@@ -360,37 +476,23 @@ def _exact_odds(rules: Rules) -> MatchOdds | None:
         return None
 
 
-@lru_cache(maxsize=64)
-def _solver(rules: Rules, sizes: tuple[int, ...]) -> Any:
-    from .solver import Solver
-
-    return Solver(rules, (sizes[0], sizes[1]))
-
-
 def exact_comparison(view: View, chosen: Sequence[Action], greedy: Action | None,
                      seed: int = 0, nodes: int = EXACT_NODES,
                      total: int = EXACT_TOTAL) -> Comparison | None:
     """The comparison from the solver's exact values, or ``None`` where the position is
-    out of its reach (more than two players, call-trash or last chance, a board over
-    :data:`EXACT_MAX_SIZE` slots, a value that depends on a reshuffle)."""
+    out of their reach (:func:`.exact.exact_solution`: more than two players, last
+    chance, a value that depends on a reshuffle, more than ``min(nodes, total)`` solver
+    types of work)."""
     rules = view.rules
-    if (len(view.players) != 2 or any(getattr(rules, flag) for flag in FLAGS)
-            or max(p.board_size for p in view.players) > EXACT_MAX_SIZE):
+    if len(view.players) != 2 or rules.last_chance:
         return None
     odds = _exact_odds(rules)
     if odds is None:
         return None
-    from .solver import OutOfReachError
+    from .exact import exact_solution
 
-    try:
-        solver = _solver(rules, tuple(p.board_size for p in view.players))
-        if solver.stats.nodes >= total:
-            return None
-        solver.max_nodes = min(solver.stats.nodes + nodes, total)
-        solution = solver.solve(solver.key_of(view))
-    except (OutOfReachError, ValueError, RecursionError):
-        return None
-    if not solution.exact or solution.error > EXACT_TOLERANCE:
+    solution = exact_solution(view, min(nodes, total))
+    if solution is None or not solution.exact or solution.error > EXACT_TOLERANCE:
         return None
     seat = view.to_act
     assert seat is not None
@@ -423,6 +525,8 @@ def exact_comparison(view: View, chosen: Sequence[Action], greedy: Action | None
     tied = [a for a in chosen if mean[a] >= top - EXACT_TOLERANCE]
     best = greedy if greedy in tied else max(tied, key=lambda a: (mean[a],
                                                                    -chosen.index(a)))
+    if CALL in tied:  # calling is free (RULES.md §9): first, as in the sampled comparison
+        best = CALL
     assert best is not None
     tied.sort(key=lambda a: (a != best, -mean[a], chosen.index(a)))
     rest = sorted((a for a in chosen if a not in tied), key=lambda a: (-mean[a],

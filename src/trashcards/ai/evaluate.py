@@ -8,6 +8,9 @@ every seat. It uses common random numbers: sample ``k`` deals the same hidden ca
 feeds the same chance and bot streams to the rollout of every action, so the difference
 between two actions' outcomes on sample ``k`` comes from the actions alone and the paired
 differences (:meth:`Evaluation.difference`) are far sharper than the separate estimates.
+Wild placements are one move for the rollout policies that always swap (:mod:`.symmetry`):
+they are played once and all get the same outcomes, deal by deal (the sample of one
+placement is paired with the sample that swaps the hidden cards of the two slots).
 
 Horizons: ``"round"`` plays to the end of the round and values the standing it leaves
 with the match-odds table (:mod:`.odds`; much less noise than a whole match), ``"match"``
@@ -40,6 +43,7 @@ from ..state import Phase, State
 from ..views import View
 from .odds import MatchOdds, OddsUnavailableError, match_odds
 from .rollout import Horizon, play_out, rollout_bots
+from .symmetry import representative
 
 __all__ = ["ENGINES", "ActionValue", "Evaluation", "combine", "evaluate", "fast_problem",
            "mean_estimate", "resolve_horizon"]
@@ -185,8 +189,14 @@ def evaluate(view: View, actions: Sequence[Action] | None = None, samples: int =
         notice = f"the fast engine is not available ({problem}): rollouts by the rules engine"
     used_horizon, odds = resolve_horizon(view, horizon, policy)
     backend = _fast if problem is None else _reference
-    round_won, match_value = backend(view, chosen, first_sample, samples, seed,
-                                     used_horizon, odds, policy)
+    # Wild placements are one move (symmetry.py): played once, the same outcomes for all.
+    stand_in = {a: representative(view, a, policy) for a in chosen}
+    played = tuple(dict.fromkeys(stand_in.values()))
+    rounds, values = backend(view, played, first_sample, samples, seed, used_horizon, odds,
+                             policy)
+    row = {a: i for i, a in enumerate(played)}
+    round_won = tuple(rounds[row[stand_in[a]]] for a in chosen)
+    match_value = tuple(values[row[stand_in[a]]] for a in chosen)
     return _summarise(seat, chosen, len(view.players), seed, used_horizon,
                       "fast" if problem is None else "reference", policy, round_won,
                       match_value, notice)

@@ -1,6 +1,13 @@
 """Hints for players: every legal action, the best first, with its chance of winning the
-match and the round (95 % intervals), how it compares with the best (a paired 95 %
-interval), whether it is as good as the best, and a reason — from the view alone.
+match and the round (95 % intervals), how it compares with the best (a paired interval,
+corrected for the looks of the adaptive sampling), whether it is as good as the best,
+and a reason — from the view alone.
+
+The figures say what the ranking says (:meth:`.compare.Comparison.figure`): the moves
+of the tie group are listed in a fixed order (the reported best — the standard play
+where it is among them — then the others in legal order) and all show the best's
+chances; a measurably worse move shows the best's chance less its paired cost. So a
+lower figure never stands above a higher one.
 
 :func:`hint` is what the ``trashcards hint`` command prints and what the terminal and
 browser games call: it reads a :class:`~trashcards.views.View` (so nothing hidden can
@@ -24,7 +31,7 @@ from .odds import OddsUnavailableError, match_odds
 from .reasons import Reason, reasons
 from .rollout import Horizon
 
-__all__ = ["DEFAULT_SAMPLES", "Chances", "Hint", "HintLine", "chances", "hint"]
+__all__ = ["DEFAULT_SAMPLES", "Chances", "Hint", "HintLine", "chances", "hint", "hint_of"]
 
 #: Deals per action per hint, before the adaptive deals on the contested pair (up to
 #: three times as many more): about ±1 pp on a two-player match-win chance, and a paired
@@ -34,7 +41,9 @@ DEFAULT_SAMPLES: Final = 300
 
 @dataclass(frozen=True, slots=True)
 class HintLine:
-    """One action of a hint."""
+    """One action of a hint: ``value`` holds the chances shown for it
+    (:meth:`.compare.Comparison.figure`; its own estimate is in the comparison's
+    ``values``)."""
 
     action: Action
     value: ActionValue
@@ -111,9 +120,14 @@ def hint(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0,
     contested pair; exact values where the solver reaches."""
     if view.to_act is None or view.phase not in (Phase.DRAW, Phase.WILD, Phase.SWAP):
         raise ValueError("no decision is due in this position")
-    found = compare(view, samples, seed, engine, extra, horizon=horizon)
+    return hint_of(view, compare(view, samples, seed, engine, extra, horizon=horizon))
+
+
+def hint_of(view: View, found: Comparison) -> Hint:
+    """The hint that the comparison ``found`` of ``view``'s decision gives."""
+    assert view.to_act is not None
     why = reasons(view, found)
-    lines = tuple(HintLine(a, found.values[a], found.vs_best[a], found.equal_to_best(a),
+    lines = tuple(HintLine(a, found.figure(a), found.vs_best[a], found.equal_to_best(a),
                            why[a]) for a in found.order)
     return Hint(view.to_act, lines, found)
 

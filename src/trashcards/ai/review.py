@@ -1,6 +1,6 @@
 """Game review: every decision of every player, the move taken against the best one, the
-match-win chance each choice cost, each player's accuracy and biggest mistakes, and the
-stretches of play where luck (the cards, not the choices) swung the match.
+match-win chance each choice cost, each player's mistakes, small losses and largest loss,
+and the stretches of play where luck (the cards, not the choices) swung the match.
 
 Each decision with more than one legal action is evaluated from the view of the player
 to act (:func:`trashcards.ai.evaluate.evaluate`), so a review uses only what the players
@@ -28,11 +28,18 @@ noise is never presented as a mistake:
    player can act on them, and the lab finds nothing measurable below it (docs/ai.md).
    Exact positions need no confirmation: the cost is the solver's.
 
+**Small losses.** A move that the confirmation finds measurably worse (its fresh interval
+excludes 0) by less than :data:`THRESHOLD`, or that the solver finds worse by less, is a
+``small_loss``: a real loss, too small to be called a mistake, counted apart so that the
+mistakes keep their precision.
+
 A board completed without calling "Trash!" (call-trash, RULES.md §9) is always a mistake
 (``missed_call``): calling was free. Its cost is the measured one (never below 0), which
 is near 0 when no other player could have won the round before the delayed claim. A
-decision's ``cost`` is its confirmed cost (0 when it is not a mistake), so the accuracy
-(share of decisions that are not mistakes) and the cost in all agree.
+decision's ``cost`` is its confirmed cost (0 when it is neither a mistake nor a small
+loss). Each player's summary gives what a person reads at a glance: the mistakes, the
+small losses, the share of decisions that matched the best (no confirmed loss) and the
+largest single loss — never a sum of costs.
 """
 
 from __future__ import annotations
@@ -50,8 +57,8 @@ from .compare import Comparison, Paired, compare, confirm
 from .evaluate import Engine
 from .odds import MatchOdds, OddsUnavailableError, match_odds
 
-__all__ = ["DEFAULT_SAMPLES", "THRESHOLD", "Decision", "PlayerSummary", "Point", "Review",
-           "Swing", "judge", "review", "verdict"]
+__all__ = ["DEFAULT_SAMPLES", "KINDS", "LOSSES", "THRESHOLD", "Decision", "PlayerSummary",
+           "Point", "Review", "Swing", "judge", "review", "verdict"]
 
 #: Deals per action per decision for the selection (then up to three times as many on
 #: the contested pair), and twice as many for the confirmation on fresh deals (a review
@@ -67,17 +74,22 @@ REVIEW_NODES: Final = 20_000
 CONFIRM_EXTRA: Final = 6
 #: Where the confirmation's fresh deals start (far beyond any selection's).
 FRESH: Final = 1 << 30
-#: How many biggest mistakes and luck swings each summary lists.
+#: How many luck swings each summary lists.
 TOP: Final = 3
+#: A decision's kinds: no confirmed loss, a mistake, a board completed without calling,
+#: a confirmed loss under the threshold.
+KINDS: Final = ("ok", "mistake", "missed_call", "small_loss")
+#: The kinds that are mistakes.
+LOSSES: Final = ("mistake", "missed_call")
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One decision: ``move`` is its index in the record; ``best`` the reported best
     action and ``tied`` the actions equal to it; ``cost`` the confirmed match-win chance
-    the choice cost the player (0 unless ``mistake``), ``measured`` and ``cost_ci`` the
-    confirmation's estimate and 95 % interval (on fresh deals; exact when ``exact``);
-    ``kind`` is ``"ok"``, ``"mistake"`` or ``"missed_call"``."""
+    the choice cost the player (0 when ``kind`` is ``"ok"``), ``measured`` and
+    ``cost_ci`` the confirmation's estimate and 95 % interval (on fresh deals; exact when
+    ``exact``); ``kind`` is one of :data:`KINDS`."""
 
     move: int
     seat: int
@@ -97,7 +109,16 @@ class Decision:
 
     @property
     def mistake(self) -> bool:
-        return self.kind != "ok"
+        return self.kind in LOSSES
+
+    @property
+    def small_loss(self) -> bool:
+        return self.kind == "small_loss"
+
+    @property
+    def matched(self) -> bool:
+        """No confirmed loss: the move taken matched the best within the noise."""
+        return self.kind == "ok"
 
     @property
     def equal_to_best(self) -> bool:
@@ -111,7 +132,7 @@ class Decision:
                 "cost": round(self.cost, 4), "measured": round(self.measured, 4),
                 "cost_ci": [round(v, 4) for v in self.cost_ci],
                 "round_cost": round(self.round_cost, 4), "mistake": self.mistake,
-                "kind": self.kind,
+                "small_loss": self.small_loss, "kind": self.kind,
                 "match_win_before": round(self.chance_before, 4),
                 "match_win_after": round(self.chance_after, 4)}
 
@@ -152,28 +173,35 @@ class Swing:
 
 @dataclass(frozen=True)
 class PlayerSummary:
-    """A player's decisions in one line: accuracy (share of decisions that were not
-    measurably worse than the best), total and mean cost, biggest mistakes and swings."""
+    """A player's decisions at a glance: how many, the mistakes, the small losses, how
+    many matched the best (no confirmed loss), the largest single loss (a mistake or a
+    small loss; ``None`` without one) and the largest luck swings."""
 
     seat: int
     name: str
     decisions: int
     mistakes: int
-    total_cost: float
-    biggest: tuple[Decision, ...]
+    small_losses: int
+    largest: Decision | None
     swings: tuple[Swing, ...]
 
     @property
-    def accuracy(self) -> float:
-        return 1.0 - self.mistakes / self.decisions if self.decisions else 1.0
+    def matched(self) -> int:
+        return self.decisions - self.mistakes - self.small_losses
+
+    @property
+    def matched_share(self) -> float:
+        return self.matched / self.decisions if self.decisions else 1.0
 
     def to_json(self) -> dict[str, Any]:
+        largest = self.largest
         return {"seat": self.seat, "name": self.name, "decisions": self.decisions,
-                "mistakes": self.mistakes, "accuracy": round(self.accuracy, 4),
-                "total_cost": round(self.total_cost, 4),
-                "mean_cost": round(self.total_cost / self.decisions, 4)
-                if self.decisions else 0.0,
-                "biggest_mistakes": [d.move for d in self.biggest],
+                "mistakes": self.mistakes, "small_losses": self.small_losses,
+                "matched": self.matched, "matched_share": round(self.matched_share, 4),
+                "largest_loss": None if largest is None else {
+                    "move": largest.move, "kind": largest.kind, "exact": largest.exact,
+                    "cost": round(largest.cost, 4),
+                    "cost_ci": [round(v, 4) for v in largest.cost_ci]},
                 "luck": [s.to_json() for s in self.swings]}
 
 
@@ -311,6 +339,8 @@ def verdict(seat_view: View, taken: Action, found: Comparison,
         ci = (measured, measured)
         if measured >= threshold:
             kind = "mistake"
+        elif measured > 0:
+            kind = "small_loss"
     elif taken in tied and not missed_call and (
             taken == best or found.vs_best[taken].equivalent
             or -found.vs_best[taken].mean < threshold / 2):
@@ -323,8 +353,8 @@ def verdict(seat_view: View, taken: Action, found: Comparison,
         else:
             diff = check(versus)
             measured, ci = diff.mean, (diff.low, diff.high)
-            if diff.low > 0 and diff.mean >= threshold:
-                kind = "mistake"
+            if diff.low > 0:  # confirmed on fresh deals: a mistake, or a small loss
+                kind = "mistake" if diff.mean >= threshold else "small_loss"
                 tied = tuple(a for a in tied if a != taken)
         if missed_call:
             kind = "missed_call"
@@ -356,9 +386,9 @@ def _swings(points: list[Point], players: int) -> list[Swing]:
 def _summary(seat: int, name: str, decisions: list[Decision],
              swings: list[Swing]) -> PlayerSummary:
     mine = [d for d in decisions if d.seat == seat]
-    mistakes = [d for d in mine if d.mistake]
-    biggest = tuple(sorted(mistakes, key=lambda d: (-d.cost, d.move))[:TOP])
+    losses = [d for d in mine if not d.matched]
+    largest = min(losses, key=lambda d: (-d.cost, d.move)) if losses else None
     luck = tuple(sorted((s for s in swings if s.seat == seat),
                         key=lambda s: (-abs(s.change), s.start))[:TOP])
-    return PlayerSummary(seat, name, len(mine), len(mistakes), sum(d.cost for d in mine),
-                         biggest, luck)
+    return PlayerSummary(seat, name, len(mine), sum(d.mistake for d in mine),
+                         sum(d.small_loss for d in mine), largest, luck)

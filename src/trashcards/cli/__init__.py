@@ -30,12 +30,14 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "hint": ("trashcards.cli.hint", "hint_command", "The best move after a record, with "
                                                     "every move's win chances."),
     "review": ("trashcards.cli.review", "review_command", "Review every decision of a record: "
-                                                 "mistakes, accuracy, luck."),
+                                                 "mistakes, small losses, luck."),
     "simulate": ("trashcards.cli.simulate", "simulate", "Play many bot matches; print stats."),
     "analyze": ("trashcards.cli.analyze", "analyze", "Run a strategy-lab experiment; "
                                                       "write a report."),
     "arena": ("trashcards.cli.arena", "arena", "Rate an agent against the levels: Elo and "
                                                "win rates."),
+    "profile": ("trashcards.cli.profile", "profile_command", "Your profile: matches, "
+                "results, streaks, rating; export or import it."),
     "bots": ("trashcards.cli.info", "bots", "List the bots."),
     "presets": ("trashcards.cli.info", "presets", "List the presets and variants."),
 }
@@ -45,7 +47,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 EXTRAS: dict[str, str] = {
     **dict.fromkeys(("numba", "numpy", "matplotlib", "ray", "llvmlite"), "sim"),
     **dict.fromkeys(("starlette", "uvicorn", "websockets", "pydantic", "platformdirs",
-                     "httpx", "psycopg", "psycopg_pool"), "web"),
+                     "httpx", "psycopg", "psycopg_pool", "webauthn", "argon2"), "web"),
     **dict.fromkeys(("gymnasium", "pettingzoo", "pyspiel", "open_spiel"), "envs"),
     **dict.fromkeys(("torch", "sb3_contrib", "stable_baselines3"), "train"),
 }
@@ -54,16 +56,16 @@ INTERRUPTED = 130
 
 
 def missing_dependency(exc: ImportError) -> str:
-    """One line for an optional dependency that is not installed: what is missing and
-    the extra that installs it (or the error's own words when they already say so)."""
+    """One line for an optional dependency that is not installed, in the one form every
+    command uses: ``MODULE is not installed: pip install 'trashcards[EXTRA]'`` (the
+    module is the error's own, or the one it was raised from)."""
+    for error in (exc, exc.__cause__, exc.__context__):
+        if isinstance(error, ImportError):
+            top = (error.name or "").split(".")[0]
+            if top in EXTRAS:
+                return f"{top} is not installed: pip install 'trashcards[{EXTRAS[top]}]'"
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if "pip install" in text:
-        return text
-    top = (exc.name or "").split(".")[0]
-    extra = EXTRAS.get(top)
-    if extra is None:
-        return f"{text} (a broken installation? pip install --force-reinstall trashcards)"
-    return f"{top} is not installed: pip install 'trashcards[{extra}]'"
+    return f"{text} (a broken installation? pip install --force-reinstall trashcards)"
 
 
 def _stop(ctx: click.Context, line: str, status: int) -> NoReturn:

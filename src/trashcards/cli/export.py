@@ -11,6 +11,8 @@ from typing import Any
 
 import click
 
+from .records import fail
+
 __all__ = ["export"]
 
 #: What a table id may look like to become part of a file name.
@@ -27,27 +29,36 @@ _SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
                    "current round's deal, as the browser's download does.")
 @click.option("--table", "tables", multiple=True, metavar="ID",
               help="Only this table (repeatable).")
-def export(directory: Path, db: str | None, unfinished: bool, tables: tuple[str, ...]) -> None:
+@click.option("--force", is_flag=True,
+              help="Also replace records an earlier export wrote that were changed since "
+                   "(never a file an export did not write).")
+def export(directory: Path, db: str | None, unfinished: bool, tables: tuple[str, ...],
+           force: bool) -> None:
     """Write the record of every finished table to DIRECTORY as trash-ID.trash.json.
 
     Reads the database only, so it may run while the server does. Exit status 1 if a
     table could not be exported (it is named, with the reason). 'trashcards import'
     puts the finished ones back.
+
+    DIRECTORY must be new (in a folder that exists), empty or one an earlier export
+    wrote (it lists its files in DIRECTORY/.trashcards-files.json): an export replaces
+    only the records an earlier one wrote, unchanged since, and follows no link.
     """
-    try:
-        from ..web import default_db_path
-        from ..web.storage import is_postgres
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise click.ClickException(f"export needs the web extra: pip install "
-                                   f"'trashcards[web]' ({exc})") from None
+    from ..web import default_db_path
+    from ..web.storage import is_postgres
     where: Path | str = db if db is not None and is_postgres(db) else Path(db or default_db_path())
-    sys.exit(asyncio.run(_export(where, directory, unfinished, tables)))
+    sys.exit(asyncio.run(_export(where, directory, unfinished, tables, force)))
+
+
+def _file_name(table_id: str) -> str:
+    return f"trash-{table_id}.trash.json"
 
 
 async def _export(db: Path | str, directory: Path, unfinished: bool,
-                  tables: tuple[str, ...]) -> int:
+                  tables: tuple[str, ...], force: bool) -> int:
     from rich.progress import track
 
+    from ..files import OutputError, OutputFolder
     from ..names import printable
     from ..web import Settings
     from ..web.backends import open_storage
@@ -61,10 +72,15 @@ async def _export(db: Path | str, directory: Path, unfinished: bool,
         raise click.ClickException(str(exc)) from None
     failed = 0
     written = 0
+    folder: OutputFolder | None = None
     try:
         statuses = ("over", "playing", "waiting") if unfinished else ("over",)
         ids = list(tables) or await store.ids(statuses)
-        directory.mkdir(parents=True, exist_ok=True)
+        try:
+            folder = OutputFolder(directory, "export", force)
+            folder.check(_file_name(t) for t in ids if _SAFE_ID.fullmatch(t))
+        except OutputError as exc:
+            fail(str(exc))
         hub = Hub(settings, store)
         for table_id in track(ids, description="Exporting", transient=True,
                               disable=len(ids) < 50):
@@ -82,10 +98,9 @@ async def _export(db: Path | str, directory: Path, unfinished: bool,
                            "(--unfinished exports it)", err=True)
                 continue
             record, _complete = table.record()
-            path = directory / f"trash-{table_id}.trash.json"
             try:
-                record.dump(path)
-            except (OSError, UnicodeError) as exc:
+                folder.write(_file_name(table_id), record.dumps().encode("utf-8"))
+            except (OSError, UnicodeError, OutputError) as exc:
                 failed += 1
                 click.echo(f"{printable(table_id)}: not exported: {exc}", err=True)
                 continue
@@ -93,6 +108,8 @@ async def _export(db: Path | str, directory: Path, unfinished: bool,
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     finally:
+        if folder is not None:
+            folder.close()
         await store.close()
     click.echo(f"exported {written} record(s) to {directory}"
                + (f"; {failed} not exported" if failed else ""))

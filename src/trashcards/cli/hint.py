@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..ai.compare import ALPHA
 from ..ai.evaluate import ENGINES
 from ..ai.hints import DEFAULT_SAMPLES, Hint, HintLine, hint
 from ..views import view
@@ -35,10 +36,12 @@ def hint_command(file: str, upto: int | None, as_json: bool, samples: int, seed:
                  engine: str) -> None:
     """For the player to act after the trash/1 record FILE ('-' for standard input),
     list every legal move, best first, with its chance of winning the match and the
-    round (95 % intervals), its difference to the best (a paired 95 % interval on the
-    same deals) and a reason. A move is "best" only when it leads every other move
-    beyond the noise; otherwise the moves as good as the leader are shown as equal, the
-    standard play first. Small two-player boards are solved exactly.
+    round, its difference to the best (a paired interval on the same deals, corrected for
+    the repeated looks of the sampling) and a reason. A move is "best" only when it leads
+    every other move beyond the noise; otherwise the moves as good as the leader are
+    shown as equal, with the best's chances (95 % intervals), the standard play first and
+    the others in legal order; a worse move shows its chance and its difference to the
+    best. Small two-player boards are solved exactly.
 
     The chances assume that every player goes on playing like the greedy bot; they are
     computed from what the players can see only. Exit status: 0 with a hint; 1 when a
@@ -75,18 +78,25 @@ def _print_hint(result: Hint, name: str, applied: int, total: int) -> None:
     table.add_column("vs best (pp)", justify="right")
     table.add_column("why")
     for line in result.lines:
+        # A worse move shows its chance and its difference to the best, not an interval
+        # of its own that would overlap the best's (the difference is the sharper one).
         mw, rw = line.value.match_win, line.value.round_win
-        table.add_row(str(line.action), _pct(mw.value, mw.low, mw.high),
-                      _pct(rw.value, rw.low, rw.high), vs_best_text(line, result.exact),
+        shown = line.equal_to_best or result.exact
+        table.add_row(str(line.action), _pct(mw.value, mw.low, mw.high, shown),
+                      _pct(rw.value, rw.low, rw.high, shown),
+                      vs_best_text(line, result.exact, line is result.best),
                       line.reason)
     console.print(table)
     console.print(" ".join(summary_notes(result)))
 
 
-def vs_best_text(line: HintLine, exact: bool) -> str:
-    """``best``, ``= best``, ``−3.1`` (exact) or ``−4.0 to −2.2`` (95 %)."""
+def vs_best_text(line: HintLine, exact: bool, best: bool = False) -> str:
+    """``best`` (the reported best), ``= best``, ``−3.1`` (exact) or ``−4.0 to −2.2``
+    (the paired interval, corrected for the looks of the sampling)."""
+    if best:
+        return "best"
     if line.vs_best.low == line.vs_best.high == 0 and line.equal_to_best:
-        return "best" if line.vs_best.n or exact else "= best"
+        return "= best"
     if exact:
         return "= best" if line.equal_to_best else f"{line.vs_best.mean * 100:+.1f}"
     text = f"{line.vs_best.low * 100:+.1f} to {line.vs_best.high * 100:+.1f}"
@@ -102,32 +112,44 @@ def summary_notes(result: Hint) -> list[str]:
     elif len(result.lines) == 1:
         notes = [f"Only move: {result.best.action}."]
     elif len(tied) > 1:
+        standard = " (the standard play)" if result.best.action == comparison.greedy else ""
         others = ", ".join(str(line.action) for line in tied[1:])
-        notes = [f"Equally good: {result.best.action} (the standard play) and {others}"
+        notes = [f"Equally good: {result.best.action}{standard} and {others}"
                  + (" — exactly." if result.exact else
                     " — no difference beyond the noise.")]
     else:
         runner = result.lines[1].vs_best
         if result.exact:
-            notes = [f"Best: {result.best.action}, {-runner.mean * 100:.1f} pp of "
-                     "match-win chance ahead of the next move (exact)."]
+            notes = [f"Best: {result.best.action}, {points(-runner.mean)} of match-win "
+                     "chance ahead of the next move (exact)."]
         else:
             notes = [f"Best: {result.best.action}, ahead of {result.lines[1].action} by "
-                     f"{-runner.mean * 100:.1f} pp of match-win chance (95 %: "
-                     f"{-runner.high * 100:.1f} to {-runner.low * 100:.1f} pp)."]
+                     f"{points(-runner.mean)} of match-win chance (interval "
+                     f"{-runner.high * 100:.1f} to {-runner.low * 100:.1f})."]
     if comparison.exact:
         notes.append("Exact values by the solver (optimal play of the round, the round's "
                      "end valued with the match-odds table).")
     else:
         notes.append(f"Up to {comparison.samples} sampled deals per move, seed "
                      f"{comparison.seed}, rollouts to the end of the {comparison.horizon} "
-                     f"by {comparison.policy} on the {comparison.engine} engine.")
+                     f"by {comparison.policy} on the {comparison.engine} engine; intervals "
+                     f"of differences at {100 * (1 - ALPHA):g} % over all "
+                     f"{comparison.looks} looks of the sampling.")
     if comparison.notice:
         notes.append(f"Note: {comparison.notice}.")
     return notes
 
 
-def _pct(value: float, low: float | None, high: float | None) -> str:
-    if low is None or high is None:
+def points(value: float) -> str:
+    """Match-win points for people: ``1 point``, ``2.5 points``, ``less than 0.1
+    points``."""
+    pp = round(value * 100, 1)
+    if pp < 0.1:
+        return "less than 0.1 points"
+    return f"{pp:g} point" + ("" if pp == 1 else "s")
+
+
+def _pct(value: float, low: float | None, high: float | None, interval: bool = True) -> str:
+    if low is None or high is None or not interval:
         return f"{value * 100:.1f} %"
     return f"{value * 100:.1f} % ({max(low, 0) * 100:.1f}–{min(high, 1) * 100:.1f})"

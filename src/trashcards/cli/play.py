@@ -24,6 +24,7 @@ from rich.console import Console
 from ..ai.levels import LEVELS
 from ..bots import BOTS, make_bot
 from ..errors import RecordError, RulesError
+from ..names import NameRefusedError, check_name
 from ..record import load
 from ..rules import Rules
 from ..session import Chooser, Match
@@ -33,6 +34,7 @@ from ..tui.seats import Seat, SeatError, level_bots, make_seats, seats_from_name
 from ..tui.terminal import KeyPressReader, LineReader, Reader
 from . import registered  # noqa: F401  (every bot by name)
 from .options import rules_given, rules_options
+from .profiles import default_profile_path, remember
 from .records import fail
 
 __all__ = ["play"]
@@ -54,6 +56,19 @@ def _split_names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
+def _people(text: str, option: str) -> list[str]:
+    """The names of ``--name``/``--hotseat``, each checked as a person's name: an empty
+    one is refused for what it is, not counted away (``--name ""`` once said "a table
+    has 2 to 4 players, got 1")."""
+    names = [name.strip() for name in text.split(",")]
+    for name in names:
+        try:
+            check_name(name)
+        except NameRefusedError as exc:
+            raise click.BadParameter(f"{exc} (got {text!r})", param_hint=option) from None
+    return names
+
+
 def _new_table(names: str | None, hotseat: str | None, levels: str | None,
                bots: str | None, rules: Rules) -> tuple[Seat, ...]:
     if names is not None and hotseat is not None:
@@ -62,11 +77,11 @@ def _new_table(names: str | None, hotseat: str | None, levels: str | None,
         raise click.UsageError("give either --level (opponents by strength) or --bots "
                                "(bots by kind), not both")
     if hotseat is not None:
-        humans = _split_names(hotseat)
+        humans = _people(hotseat, "--hotseat")
         if len(humans) < 2:
             raise click.UsageError("--hotseat needs 2 to 4 names, e.g. --hotseat Ana,Bo")
     else:
-        humans = _split_names(names) if names is not None else ["You"]
+        humans = _people(names, "--name") if names is not None else ["You"]
     if bots is not None:
         bot_kinds = _split_names(bots)
     else:
@@ -108,7 +123,8 @@ def _check_save(path: Path, force: bool, resume: Path | None) -> None:
     if not os.access(folder, os.W_OK):
         raise click.BadParameter(f"cannot write in the folder {folder}", param_hint="--save")
     resuming_it = resume is not None and path.exists() and path.samefile(resume)
-    if path.exists() and not force and not resuming_it:
+    there = path.exists() or path.is_symlink()  # a link counts, even to nowhere
+    if there and not force and not resuming_it:
         raise click.BadParameter(
             f"{path} already exists (it may hold a finished match): add --force to "
             "overwrite it, or choose another file", param_hint="--save")
@@ -157,6 +173,11 @@ def _mode(requested: str | None) -> str:
               help=f"Pause before each bot move (default {DEFAULT_BOT_DELAY} on a terminal, "
                    "0 when input is piped); the full screen shows a chain's steps at up to "
                    f"half that pace (at most {MAX_STEP_PACE} s a step).")
+@click.option("--profile", "profile", type=click.Path(dir_okay=False, path_type=Path),
+              help="The profile file that remembers your finished matches, results and "
+                   "rating (default: profile.json in your data folder; `trashcards "
+                   "profile` shows it).")
+@click.option("--no-profile", is_flag=True, help="Do not record this match in a profile.")
 @click.option("--screen", "mode", flag_value="screen",
               help="The full-screen game (the default on a terminal).")
 @click.option("--keys", "mode", flag_value="keys",
@@ -166,7 +187,7 @@ def _mode(requested: str | None) -> str:
 def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
          hotseat: str | None, rules: Rules, seed: int | None, save: Path | None,
          force: bool, resume: Path | None, bot_delay: float | None,
-         mode: str | None) -> None:
+         profile: Path | None, no_profile: bool, mode: str | None) -> None:
     """Play Trash in the terminal: you against bots, or hot-seat.
 
     \b
@@ -180,6 +201,9 @@ def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
     screen is hidden between their turns.
     """
     mode = _mode(mode)
+    if no_profile and profile is not None:
+        raise click.UsageError("give either --profile or --no-profile, not both")
+    profile = None if no_profile else (profile or default_profile_path())
     if save is not None:
         _check_save(save, force, resume)
     console = Console(highlight=False)
@@ -210,12 +234,17 @@ def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
     interactive = sys.stdin.isatty()
     delay = (DEFAULT_BOT_DELAY if interactive else 0.0) if bot_delay is None else bot_delay
     if mode == "screen":
-        outcome = _play_full_screen(Game(match, seats, choosers, save), console, opening,
-                                    delay, hints)
+        game = Game(match, seats, choosers, save)
+        outcome = _play_full_screen(game, console, opening, delay, hints)
+        match = game.match
     else:
         for line in opening:
             console.print(line, markup=False)
         outcome = _play_lines(match, seats, choosers, console, save, delay, mode, hints)
+    if profile is not None and outcome is Outcome.FINISHED:
+        for line in remember(profile, match.state, [seat.name for seat in seats],
+                             [seat.human for seat in seats]):
+            console.print(line, markup=False)
     if outcome is Outcome.INTERRUPTED:
         raise SystemExit(130)
 

@@ -36,12 +36,8 @@ def import_records(files: tuple[Path, ...], db: str | None) -> None:
     With SQLite, stop the server first (one process writes the file); with PostgreSQL
     it may run beside the servers.
     """
-    try:
-        from ..web import default_db_path
-        from ..web.storage import is_postgres
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise click.ClickException(f"import needs the web extra: pip install "
-                                   f"'trashcards[web]' ({exc})") from None
+    from ..web import default_db_path
+    from ..web.storage import is_postgres
     where: Path | str = db if db is not None and is_postgres(db) else Path(db or default_db_path())
     paths: list[Path] = []
     for item in files:

@@ -11,6 +11,10 @@ import click
 
 from ..ai.evaluate import ENGINES
 from ..ai.review import DEFAULT_SAMPLES, THRESHOLD, Review, review
+from ..files import OutputError, check_new_file
+from ..record import Record
+from ..state import State, new_match
+from ..views import view
 from .records import fail, read_record
 
 __all__ = ["review_command"]
@@ -21,7 +25,9 @@ __all__ = ["review_command"]
 @click.option("--json", "as_json", is_flag=True,
               help="Print the whole review as one JSON object (summary, decisions, curve).")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              metavar="PNG", help="Draw each player's match-win chance across the match.")
+              metavar="PNG", help="Draw each player's match-win chance across the match "
+                                  "into this new file.")
+@click.option("--force", is_flag=True, help="Let --plot replace an existing file.")
 @click.option("--samples", type=click.IntRange(min=2), default=DEFAULT_SAMPLES,
               show_default=True,
               help="Deals of the unseen cards per move of a decision, to pick the best "
@@ -31,17 +37,19 @@ __all__ = ["review_command"]
               help="Seed of the sampled deals: the same seed gives the same review.")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
               help="Who plays the rollouts: the numba kernel (fast) or the rules engine.")
-def review_command(file: str, as_json: bool, plot: Path | None, samples: int, seed: int,
-                   engine: str) -> None:
+def review_command(file: str, as_json: bool, plot: Path | None, force: bool, samples: int,
+                   seed: int, engine: str) -> None:
     """Review every decision of every player in the trash/1 record FILE ('-' for standard
-    input): the move taken, the best move and the match-win chance the choice cost; then
-    each player's accuracy, biggest mistakes and the moves where luck swung the match.
+    input): each player's mistakes, small losses, the decisions that matched the best
+    move and the largest single loss; each mistake and small loss in words, with the
+    better move, what it cost (95 % interval) and the player's board; the moves where
+    luck swung the match.
 
     A move is a mistake only when it is measurably worse than the best on fresh deals
     (not those that picked the best: the winner's curse) by at least 0.5 points of
-    match-win chance, or when a board was completed without calling "Trash!". Moves
-    equal to the best within the noise are not mistakes; small boards are solved
-    exactly.
+    match-win chance, or when a board was completed without calling "Trash!"; measurably
+    worse by less, a small loss. Moves equal to the best within the noise are neither;
+    small boards are solved exactly.
 
     Chances assume everyone goes on playing like the greedy bot, and are computed from
     what the players could see only. Exit status: 0; 1 when a move of the record breaks
@@ -49,7 +57,7 @@ def review_command(file: str, as_json: bool, plot: Path | None, samples: int, se
     """
     record = read_record(file)
     if plot is not None:
-        _check_plot_path(plot)
+        _check_plot_path(plot, force)
         _check_plot_deps()
     from rich.console import Console
     from rich.progress import (
@@ -78,30 +86,26 @@ def review_command(file: str, as_json: bool, plot: Path | None, samples: int, se
     if as_json:
         click.echo(json.dumps(result.to_json()))
     else:
-        _print_review(result)
+        _print_review(result, record)
         if plot is not None:
             click.echo(f"wrote {plot}")
 
 
-def _check_plot_path(plot: Path) -> None:
+def _check_plot_path(plot: Path, force: bool) -> None:
     """Refuse, before the review runs, a --plot whose folder is missing, is a file or
-    cannot be written (no folder is made), or a --plot that is a folder."""
+    cannot be written (no folder is made), a --plot that is a folder, or one that exists
+    without --force (docs/files.md)."""
     folder = plot.parent
-    if not folder.exists():
-        fail(f"--plot: the folder {folder} does not exist")
-    if not folder.is_dir():
-        fail(f"--plot: {folder} is a file, not a folder")
-    if plot.is_dir():
-        fail(f"--plot: {plot} is a folder, not a file")
+    try:
+        check_new_file(plot, force)
+    except OutputError as exc:
+        fail(f"--plot: {exc}")
     if not os.access(folder, os.W_OK):
         fail(f"--plot: cannot write into the folder {folder}")
 
 
 def _check_plot_deps() -> None:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        fail("--plot needs matplotlib: pip install 'trashcards[sim]'")
+    import matplotlib  # noqa: F401  (missing: the one form of every command)
 
 
 def _plot(result: Review, path: Path) -> None:
@@ -117,45 +121,73 @@ def _plot(result: Review, path: Path) -> None:
                reference=1 / len(result.players))
 
 
-def _print_review(result: Review) -> None:
+def _print_review(result: Review, record: Record) -> None:
     from rich.console import Console
-    from rich.table import Table
+    from rich.text import Text
+
+    from ..ai.reviewtext import english, figures, heading, lesson
+    from ..pictures import board_text, card_text
 
     console = Console(highlight=False)
     names = result.players
-    table = Table(title="Mistakes: confirmed on fresh deals, at least "
-                        f"{THRESHOLD * 100:.1f} pp of match-win chance",
-                  title_justify="left")
-    for column in ("move", "round", "player", "played", "best", "cost (95 %)"):
-        table.add_column(column, justify="right" if column in ("move", "round", "cost (95 %)")
-                         else "left")
-    for d in result.decisions:
-        if d.mistake:
-            low, high = d.cost_ci
-            cost = f"{d.cost * 100:.1f} pp" + (
-                " (exact)" if d.exact else f" ({low * 100:.1f}–{high * 100:.1f})")
-            played = str(d.taken) + (" — no call" if d.kind == "missed_call" else "")
-            table.add_row(str(d.move), str(d.round), names[d.seat], played, str(d.best),
-                          cost)
-    console.print(table)
-    summary = Table(title="Summary", title_justify="left")
-    for column in ("player", "decisions", "accuracy", "cost in all", "biggest mistakes",
-                   "luck swings"):
-        summary.add_column(column)
+    columns = ("review.col_mistakes", "review.col_small", "review.col_matched",
+               "review.col_largest")
     for s in result.summaries:
-        mistakes = ", ".join(f"move {d.move} ({d.taken}; best {d.best}, "
-                             f"−{d.cost * 100:.1f} pp)" for d in s.biggest) or "none"
-        swings = ", ".join(f"moves {w.start}–{w.end} ({w.change * 100:+.1f} pp)"
+        console.print(Text(s.name + (" (winner)" if s.seat == result.winner else ""),
+                           style="bold"))
+        for column, message in zip(columns, figures(s), strict=True):
+            console.print(f"  {_en(column)}: {english(message)}")
+    before = _states_before(record, {d.move for d in result.decisions if not d.matched})
+    losses = [d for d in result.decisions if not d.matched]
+    console.print(Text(f"\nMistakes (at least {THRESHOLD * 100:.1f} points of match-win "
+                       "chance) and small losses (less), each confirmed on fresh deals",
+                       style="bold"))
+    if not losses:
+        console.print("none")
+    for d in losses:
+        state = before[d.move]
+        seen = view(state, d.seat)
+        console.print(Text(f"\n{english(heading(d, names[d.seat]))} — "
+                           f"{_en(f'review.kind.{d.kind}')}", style="bold"))
+        console.print(" ".join(english(m) for m in lesson(d, seen, names[d.seat])))
+        top = seen.top_discard
+        facts = Text("discard ")
+        facts.append_text(card_text(top, seen.rules) if top else Text("empty"))
+        facts.append(" · in hand ")
+        facts.append_text(card_text(seen.in_hand, seen.rules) if seen.in_hand
+                          else Text("nothing"))
+        console.print(facts)
+        console.print(board_text(seen.players[d.seat], seen.rules))
+    console.print(Text("\nLuck", style="bold"))
+    for s in result.summaries:
+        swings = ", ".join(f"moves {w.start + 1}–{w.end + 1} ({w.change * 100:+.1f} points)"
                            for w in s.swings) or "none"
-        summary.add_row(s.name, str(s.decisions), f"{s.accuracy * 100:.0f} %",
-                        f"{s.total_cost * 100:.1f} pp", mistakes, swings)
-    console.print(summary)
+        console.print(f"{s.name}: {swings}")
     winner = names[result.winner] if result.winner is not None else "nobody yet"
-    console.print(f"Winner: {winner}. {result.samples} sampled deals per decision, seed "
+    console.print(f"\nWinner: {winner}. {result.samples} sampled deals per decision, seed "
                   f"{result.seed}, rollouts to the end of the {result.horizon} by greedy on "
-                  f"the {result.engine} engine. Accuracy: the share of a player's decisions "
-                  "that were not mistakes; the cost in all adds up the mistakes' costs. "
-                  "Luck: changes of the player's chance between two decisions that no "
-                  "choice of theirs explains.")
+                  f"the {result.engine} engine. Moves are counted from 1. A decision "
+                  "matched the best move when no loss was confirmed on fresh deals. Luck: "
+                  "changes of the player's chance between two decisions that no choice of "
+                  "theirs explains.")
     for note in result.notes:
         console.print(f"Note: {note}.")
+
+
+def _en(key: str) -> str:
+    from ..ai.reviewtext import ENGLISH
+
+    text = ENGLISH[key]
+    assert isinstance(text, str)
+    return text
+
+
+def _states_before(record: Record, moves: set[int]) -> dict[int, State]:
+    """The state before each of ``moves``."""
+    state = new_match(record.rules, record.players)
+    found = {}
+    for index, (after, _events) in enumerate(record.steps()):
+        if index in moves:
+            found[index] = state
+        state = after
+    return found

@@ -59,11 +59,18 @@ _DEFAULT = _settings_defaults()
 @click.option("--max-connections", default=_DEFAULT.get("max_connections"), show_default=True,
               type=click.IntRange(1), metavar="N", help="Open websockets per client address.")
 @click.option("--max-http-connections", default=64, show_default=True, type=click.IntRange(1),
-              metavar="N", help="Open HTTP connections per client address with the full "
-                                 "--header-timeout (more get 2 s; beyond 8 times N, none).")
-@click.option("--header-timeout", default=30.0, show_default=True,
-              type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
-              help="A connection that has not sent its request's headers by then is closed.")
+              metavar="N", help="Open HTTP connections per client address, whatever they "
+                                 "are doing, with the full --request-timeout (more get 2 s; "
+                                 "beyond 8 times N, none).")
+@click.option("--request-timeout", "--header-timeout", "request_timeout", default=30.0,
+              show_default=True, type=click.FloatRange(min=0, min_open=True),
+              metavar="SECONDS",
+              help="A connection that has not sent a whole request (headers and body) by "
+                   "then, after connecting or after its last answer, is closed.")
+@click.option("--http-rate", default=_DEFAULT.get("http_rate"), show_default=True,
+              type=click.FloatRange(min=0, min_open=True), metavar="N",
+              help="HTTP requests per second per client address (bursts of 5 times as "
+                   "many); more are answered 429.")
 @click.option("--join-timeout", default=_DEFAULT.get("join_timeout"), show_default=True,
               type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="A websocket that has not joined a table by then is closed.")
@@ -122,7 +129,8 @@ _DEFAULT = _settings_defaults()
                    "knowing the seed knows every stock; one process only).")
 def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_delay: float,
           round_pause: float, create_rate: float, join_rate: float, max_connections: int,
-          max_http_connections: int, header_timeout: float, join_timeout: float,
+          max_http_connections: int, request_timeout: float, http_rate: float,
+          join_timeout: float,
           message_rate: float, max_message: int, max_frame: int,
           max_body: int, max_queue_bytes: int, waiting_ttl: float, retention: float,
           ai_workers: int, hint_rate: float, review_rate: float, review_deadline: float,
@@ -133,19 +141,14 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
 
     Every limit has a sensible default; docs/protocol.md ("Limits") explains each.
     """
-    try:
-        import uvicorn
+    import uvicorn
 
-        from ..web import Settings, create_app, default_db_path, guard
-        from ..web.limits import proxy_networks
-        from ..web.settings import seeded_sources
-        from ..web.storage import is_postgres
-        from ..web.store import StoreError
-        from ..web.workers import ENVIRONMENT, settings_text
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise click.ClickException(
-            f"the web server needs the web extra: pip install 'trashcards[web]' ({exc})"
-        ) from None
+    from ..web import Settings, create_app, default_db_path, guard
+    from ..web.limits import proxy_networks
+    from ..web.settings import seeded_sources
+    from ..web.storage import is_postgres
+    from ..web.store import StoreError
+    from ..web.workers import ENVIRONMENT, settings_text
     logging.basicConfig(level=logging.WARNING, format="trashcards serve: %(message)s")
     logging.getLogger("trashcards.web.warmup.lines").setLevel(logging.INFO)  # "warming up …"
     db_path: Path | str = default_db_path() if db is None else db
@@ -158,7 +161,8 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
     values: dict[str, Any] = {
         "db_path": db_path, "bot_delay": bot_delay,
         "bot_jitter": 0.5 if bot_delay > 0 else 0.0, "round_pause": round_pause,
-        "create_rate": create_rate, "join_rate": join_rate,
+        "create_rate": create_rate, "join_rate": join_rate, "http_rate": http_rate,
+        "http_burst": max(1, round(5 * http_rate)),
         "max_connections": max_connections, "join_timeout": join_timeout,
         "rate": message_rate, "burst": max(1, round(2 * message_rate)),
         "max_message": max_message, "max_frame": max(max_frame, max_message),
@@ -205,9 +209,10 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
     options: dict[str, Any] = {"log_level": "warning", "ws_max_size": settings.max_frame,
                                "ws_per_message_deflate": False, "lifespan": "on",
                                "proxy_headers": False, "http": guard.PROTOCOL}
-    # slow clients: a header deadline and a per-address cap (every worker reads them)
+    # slow clients: a whole-request deadline and a per-address cap (every worker reads
+    # them)
     os.environ[guard.ENVIRONMENT] = guard.limits_text(
-        guard.HttpLimits(header_timeout, max_http_connections))
+        guard.HttpLimits(request_timeout, max_http_connections))
     if workers == 1:
         config = uvicorn.Config(create_app(settings), **options)
         uvicorn.Server(config).run(sockets=[sock])

@@ -7,7 +7,6 @@ options that ``simulate`` and ``analyze`` share.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,10 +20,11 @@ from rich.table import Table
 from ..bots import BOTS
 from ..errors import RulesError
 from ..estimates import wilson_interval
+from ..files import OutputError, OutputFolder
 from ..lab.report import rounded_shares
 from ..rules import Rules
 from ..sim.runner import BACKENDS, ENGINES, Runner
-from ..simulation import SimStats
+from ..simulation import SimStats, record_file
 from . import registered  # noqa: F401  (every bot by name)
 from .options import rules_options
 from .records import fail
@@ -32,10 +32,9 @@ from .records import fail
 __all__ = ["COMPILE_NOTICE", "engine_for_bots", "engine_options", "make_runner",
            "reference_only", "simulate", "summary_json", "warm_up"]
 
-#: Said when the fast engine takes more than a second to start (numba compiling it).
+#: Said when numba compiles the fast engine (a first run, or after an update), and only
+#: then (benchmarks/compile.py: about 15 s of CPU for ``simulate``).
 COMPILE_NOTICE = "compiling the fast engine (once, about 15 s)…"
-#: Seconds the fast engine may take to start before :data:`COMPILE_NOTICE` is shown.
-COMPILE_GRACE = 1.0
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -74,20 +73,16 @@ def make_runner(engine: str | None, backend: str, ray_address: str | None,
 
 def warm_up(runner: Runner, console: Console, traced: bool = False) -> None:
     """Start the fast engine here before a run, saying so when numba compiles it (the
-    first run on a machine) instead of looking frozen. Nothing for the reference engine
-    or a Ray cluster (whose workers compile it themselves)."""
+    first run on a machine) instead of looking frozen, and saying nothing when it loads
+    it from its cache. Nothing for the reference engine or a Ray cluster (whose workers
+    compile it themselves)."""
     if runner.engine != "fast" or runner.backend != "local":
         return
     from ..sim import fast
+    from ..sim.kernel.jit import compiling
 
-    timer = threading.Timer(COMPILE_GRACE, lambda: console.print(COMPILE_NOTICE,
-                                                                 markup=False))
-    timer.daemon = True
-    timer.start()
-    try:
+    with compiling(lambda: console.print(COMPILE_NOTICE, markup=False)):
         fast.warm_up(traced)
-    finally:
-        timer.cancel()
 
 
 def reference_only(bots: list[str]) -> list[str]:
@@ -137,12 +132,16 @@ def _bot_list(_ctx: click.Context, _param: click.Parameter, value: str) -> list[
               help="Seed: the same seed gives the same result.")
 @rules_options
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Write every match's trash/1 record into this directory.")
+              help="Write every match's trash/1 record into this directory: a new one (in "
+                   "a folder that exists), an empty one, or one an earlier run wrote.")
+@click.option("--force", is_flag=True,
+              help="Let --records replace records an earlier run wrote that were changed "
+                   "since (never a file a run did not write).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 @engine_options
 def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Path | None,
-             as_json: bool, engine: str | None, backend: str, ray_address: str | None,
-             workers: int | None) -> None:
+             force: bool, as_json: bool, engine: str | None, backend: str,
+             ray_address: str | None, workers: int | None) -> None:
     """Play MATCHES whole matches between bots and print each bot's match win rate (95 %
     confidence interval), the first player's edge, rounds per match and turns per round.
 
@@ -155,8 +154,7 @@ def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Pa
         rules.check_players(len(bots))
     except RulesError as exc:
         raise click.BadParameter(str(exc)) from None
-    if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
+    folder = _records_folder(records, force, seed, matches) if records is not None else None
     console = Console(stderr=True)
     engine = engine_for_bots(bots, engine, console)
     with make_runner(engine, backend, ray_address, workers, console) as runner:
@@ -165,14 +163,33 @@ def simulate(bots: list[str], matches: int, seed: int, rules: Rules, records: Pa
                       TimeRemainingColumn(), console=console, transient=True,
                       disable=not console.is_terminal) as progress:
             task = progress.add_task("matches", total=matches)
-            stats = runner.run(rules, bots, matches, seed, records=records,
-                               progress=lambda n: progress.advance(task, n))
+            try:
+                stats = runner.run(rules, bots, matches, seed, records=records,
+                                   progress=lambda n: progress.advance(task, n))
+            finally:
+                if folder is not None:  # list what was written, even if stopped
+                    folder.adopt(record_file(seed, i) for i in range(matches))
+                    folder.close()
     if as_json:
         out = summary_json(stats, bots, rules, seed)
         out["engine"] = runner.engine
         click.echo(json.dumps(out))
     else:
         _print_summary(stats, bots, rules, seed)
+
+
+def _records_folder(records: Path, force: bool, seed: int, matches: int) -> OutputFolder:
+    """The --records folder, checked before any match is played (docs/files.md)."""
+    try:
+        folder = OutputFolder(records, "simulate", force)
+        try:
+            folder.check(record_file(seed, i) for i in range(matches))
+        except OutputError:
+            folder.close()
+            raise
+    except OutputError as exc:
+        fail(str(exc))
+    return folder
 
 
 def summary_json(stats: SimStats, bots: list[str], rules: Rules, seed: int) -> dict[str, object]:

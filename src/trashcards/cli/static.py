@@ -15,7 +15,10 @@ __all__ = ["build_static_command"]
               help="The 'trashcards serve' that plays online tables, e.g. "
                    "https://trash.example.org (start it with --allow-origin for this "
                    "host). Default: the pages' own origin.")
-def build_static_command(directory: Path, server: str) -> None:
+@click.option("--force", is_flag=True,
+              help="Also replace the files of an earlier build that were changed since "
+                   "(never a file a build did not write).")
+def build_static_command(directory: Path, server: str, force: bool) -> None:
     """Write the whole browser app to DIRECTORY as static files (pages, scripts, styles,
     catalogs, icons, the service worker and the manifest).
 
@@ -24,13 +27,23 @@ def build_static_command(directory: Path, server: str) -> None:
     (https://user.github.io/REPO/) works as a custom domain does. The app installs and
     plays "On this device" tables offline with no Python server. Online tables need
     'trashcards serve': the same origin, or --server.
+
+    DIRECTORY must be new (in a folder that exists), empty (hidden entries such as .git
+    aside) or an earlier build: a build replaces only what an earlier one wrote
+    (listed in DIRECTORY/.trashcards-files.json), never follows a link inside
+    DIRECTORY, and refuses anything else before writing a file.
     """
+    from ..files import OutputError
     from ..web.offline import build_static
     from ..web.settings import Settings
+    from .records import fail
 
     try:
         settings = Settings()
-        written = build_static(settings.static_dir, settings.templates_dir, directory, server)
+        written = build_static(settings.static_dir, settings.templates_dir, directory, server,
+                               force)
+    except OutputError as exc:
+        fail(str(exc))
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:

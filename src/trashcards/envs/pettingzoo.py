@@ -1,4 +1,6 @@
-"""Trash as a PettingZoo AEC environment: every seat an agent, ``player_0`` … ``player_3``.
+"""Trash as PettingZoo environments: every seat an agent, ``player_0`` … ``player_3``;
+the AEC environment (:func:`env`, :class:`raw_env`) and a parallel one
+(:func:`parallel_env`).
 
 >>> from trashcards.envs.pettingzoo import env
 >>> table = env(preset="kids", players=3)
@@ -14,6 +16,20 @@ act). ``dict_observations=True`` gives the older form instead,
 ``api_test`` warns about). Chance moves are played inside
 :meth:`raw_env.step` from the seed given to :meth:`raw_env.reset`. :func:`env` adds
 PettingZoo's usual wrappers (an illegal action ends the match with -1 for its agent).
+
+**Parallel.** Trash is turn-based: one seat acts at a time, and a seat often acts several
+times in a row (draw, then place, then place again), so PettingZoo's own AEC-to-parallel
+conversion for agents that act in a cycle does not apply; its turn-based one does.
+:func:`parallel_env` is that: every step takes an action from every live agent, plays
+the one of the agent to act (its mask is the only one with a 1; ``infos[agent]
+["active_agent"]`` names it) and ignores the others' (their masks are all zeros: any
+action, 0 by convention). Rewards, ends and observations come for every agent at every
+step. The AEC environment stays the primary one: it says whose turn it is by itself.
+
+**state()** (both APIs): the centralised critic's input, every seat's observation in seat
+order (``players · 233`` float32, ``state_space``). In Trash no seat knows anything another
+does not (face-down cards are hidden from their owners too; RULES.md §8), so this is the
+whole public position; the hidden cards stay out of it by design.
 """
 
 from __future__ import annotations
@@ -25,8 +41,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..pictures import table_text
 from ..record import Record
@@ -35,7 +52,7 @@ from .actions import NUM_ACTIONS, action_mask
 from .episode import DEFAULT_MAX_MOVES, Episode, RewardKind, check_options, make_rules
 from .observation import OBSERVATION_SIZE, observation
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]
 
 Observation = npt.NDArray[np.float32] | dict[str, npt.NDArray[Any]]
 RENDER_MODES = (None, "ansi", "human")
@@ -88,6 +105,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
         }) if dict_observations else features
         self._action_space = spaces.Discrete(NUM_ACTIONS)
+        self.state_space = spaces.Box(0.0, 1.0, (players * OBSERVATION_SIZE,), np.float32)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
         self.np_random, _ = seeding.np_random(None)
@@ -125,6 +143,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name
         if not self.dict_observations:
             return observation(view)
         return {"observation": observation(view), "action_mask": action_mask(view)}
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """Every seat's observation, in seat order (the public position: see the module)."""
+        return np.concatenate([observation(self.episode.view(seat))
+                               for seat in range(len(self.possible_agents))])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -175,3 +198,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name
     def record(self) -> Record:
         """The match of the current episode as a ``trash/1`` record."""
         return self.episode.record()
+
+
+def parallel_env(**kwargs: Any) -> ParallelEnv:
+    """The parallel API (see the module): PettingZoo's own turn-based conversion of
+    :func:`env` (``infos[agent]["active_agent"]`` names the agent to act), with
+    :class:`raw_env`'s options."""
+    return turn_based_aec_to_parallel(env(**kwargs))

@@ -37,6 +37,9 @@ trip asks every such opponent once, for all the tables where it is to act.
   ``info["final_info"]`` (rows marked by ``info["_final_obs"]``, ``info["_final_info"]``);
   ``DISABLED`` leaves it to ``reset(options={"reset_mask": …})``
   (until then an ended table ignores its actions and reports its end again, reward 0).
+* ``render_mode``: ``"ansi"``: :meth:`~TrashVectorEnv.render` gives each table's picture
+  as its agent sees it (:func:`trashcards.pictures.table_text`); ``"human"`` prints them
+  after every reset and step.
 * Seeds: ``reset(seed=s)`` gives table ``i`` the run seed ``s + i``; its ``k``-th
   episode is match ``k`` of the kernel's run with that seed, exactly what
   ``TrashEnv(streams="kernel")`` plays after ``reset(seed=s + i)`` (a differential test
@@ -56,6 +59,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..bots import make_bot
+from ..pictures import table_text
 from ..rules import Rules
 from ..session import Chooser
 from ..sim.kernel import vector as kernel
@@ -66,6 +70,9 @@ from .episode import DEFAULT_MAX_MOVES, RewardKind, check_options, make_rules, s
 from .gymnasium import ILLEGAL_REWARD, KERNEL_BOTS
 from .observation import OBSERVATION_SIZE, observation_recipe
 from .policy import BatchedPolicy
+
+#: ``render_mode``: ``"ansi"`` gives each table's picture, ``"human"`` prints them.
+RENDER_MODES: Final = (None, "ansi", "human")
 
 __all__ = ["BatchedPolicy", "Opponent", "TrashVectorEnv"]
 
@@ -100,10 +107,12 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
                  rules: Rules | Mapping[str, Any] | None = None, reward: RewardKind = "match",
                  max_moves: int = DEFAULT_MAX_MOVES,
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 copy: bool = True, seed: int = 0) -> None:
+                 copy: bool = True, seed: int = 0, render_mode: str | None = None) -> None:
         if isinstance(opponents, str) or not isinstance(opponents, Sequence):
             opponents = [opponents]
         check_options(reward, max_moves)
+        if render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         players = len(opponents) + 1
         self.rules = make_rules(preset, rules)
         self.rules.check_players(players)
@@ -128,14 +137,15 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         self.autoreset_mode = AutoresetMode(autoreset_mode)
-        self.metadata = {"autoreset_mode": self.autoreset_mode}
+        self.metadata = {"autoreset_mode": self.autoreset_mode,
+                         "render_modes": ["ansi", "human"]}
         self.num_envs = num_envs
         self.seat = seat
         self.players = players
         self.reward_kind: RewardKind = reward
         self.max_moves = max_moves
         self.copy = copy
-        self.render_mode = None
+        self.render_mode = render_mode
         self.opponents = list(opponents)
         self._recipe = observation_recipe(self.rules)
         self.tables = VectorTables(self.rules, kernel_bots, num_envs, agent_seats=seat,
@@ -187,6 +197,8 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
             self.tables.features = self.tables.features.copy()
         self._deal(which)
         self._ended[which] = False
+        if self.render_mode == "human":
+            self.render()
         return self._obs, self._info()
 
     def step(self, actions: npt.ArrayLike) -> tuple[Obs, npt.NDArray[Any], npt.NDArray[Any],
@@ -235,7 +247,20 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         else:
             self._ended = ended
         info.update(self._info())
+        if self.render_mode == "human":
+            self.render()
         return self._obs, rewards, terminated, truncated, info
+
+    def render(self) -> tuple[str, ...] | None:
+        """Each table's picture as its agent sees it (``"ansi"``: one text per table);
+        ``"human"`` prints them (after every reset and step too) and returns ``None``."""
+        if self.render_mode is None:
+            return None
+        texts = tuple(table_text(self.tables.view(i)) for i in range(self.num_envs))
+        if self.render_mode == "human":
+            print("\n\n".join(texts) + "\n")
+            return None
+        return texts
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: the tables are arrays."""

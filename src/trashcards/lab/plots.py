@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -11,6 +12,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..estimates import Estimate
+from ..files import write_whole
 
 __all__ = ["bar_chart", "distribution_chart", "heatmap", "interval_chart", "line_chart"]
 
@@ -25,7 +27,9 @@ def _figure(width: float = 8.0, height: float = 4.5) -> tuple[Figure, Any]:
 
 def _save(figure: Figure, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, format="png")
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    write_whole(path, buffer.getvalue())  # never through a link (docs/files.md)
     return path
 
 

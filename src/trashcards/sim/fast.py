@@ -29,7 +29,7 @@ from ..actions import CALL, DISCARD, STOCK, SWAP, TRASH, Action, Dealer, Deck, R
 from ..bots import bot_seat_names
 from ..record import Entry, Record
 from ..rules import Rules
-from ..simulation import SimStats
+from ..simulation import SimStats, record_file
 from ..state import State
 from .arrays import to_state
 from .kernel import layout, matches
@@ -136,7 +136,7 @@ def play_chunk(rules: Rules, bots: Sequence[str], seed: int, start: int, count: 
         acc = Accumulators(table.players, 1)
         for index in range(start, start + count):
             match = _traced(table, seed, index, acc)
-            match.record.dump(records / f"match-{seed}-{index:07d}.trash.json")
+            match.record.dump(records / record_file(seed, index))
             if progress is not None:
                 progress(1)
         return acc.stats(time.perf_counter() - began)

@@ -35,7 +35,7 @@ def ray_module() -> Any:
     try:
         return importlib.import_module("ray")
     except ImportError as exc:
-        raise ImportError(f"{_INSTALL_HINT} ({exc})") from exc
+        raise ImportError(f"{_INSTALL_HINT} ({exc})", name="ray") from exc
 
 
 def play_chunk_task(engine: str, rules: dict[str, Any], bots: tuple[str, ...], seed: int,

@@ -95,8 +95,9 @@ def rollouts(state: State, bots: Sequence[str], count: int, seed: int,
     codes = _codes(bots, state.players)
     base, _ = load_state(table, state)
     out = Rollouts(*(np.zeros(count, dtype=np.int32) for _ in range(3)))
-    kernel.rollouts(table.tab, base, codes, np.uint64(seed_key(seed)), first,
-                    _horizon(horizon), out.winners, out.match_winner, out.rounds)
+    kernel.rollouts(table.tab, base, codes, np.uint64(seed_key(seed)), first, -1,
+                    _horizon(horizon), out.winners, out.match_winner, out.rounds,
+                    np.empty_like(base), np.zeros(layout.KEYS, dtype=np.uint64))
     return out
 
 
@@ -115,10 +116,11 @@ def rollout(state: State, bots: Sequence[str], seed: int, index: int,
         pending = layout.ACTION_CODES[action_index(first)]
     st = np.empty_like(base)
     ky = np.zeros(layout.KEYS, dtype=np.uint64)
-    winners, winner, rounds = kernel.rollout_end(
-        table.tab, base, codes, np.uint64(seed_key(seed)), index, pending, _horizon(horizon),
-        st, ky)
-    return Outcome(int(winners), int(winner), int(rounds), to_state(table, st, ky, state.names))
+    out = Rollouts(*(np.zeros(1, dtype=np.int32) for _ in range(3)))
+    kernel.rollouts(table.tab, base, codes, np.uint64(seed_key(seed)), index, pending,
+                    _horizon(horizon), out.winners, out.match_winner, out.rounds, st, ky)
+    return Outcome(int(out.winners[0]), int(out.match_winner[0]), int(out.rounds[0]),
+                   to_state(table, st, ky, state.names))
 
 
 def sample_deals(view: View, count: int, seed: int, first: int = 0) -> list[State]:

@@ -22,7 +22,7 @@ reset` and :meth:`~VectorTables.step`, the arrays hold, per table:
 A table's match with seed ``s`` is match 0 of that seed: with the agent's actions chosen
 by a kernel bot, it is exactly the match :func:`trashcards.sim.fast.play_traced` plays.
 A finished or truncated table stays so (its actions are ignored) until it is reset. A
-whole step is one compiled call that releases the GIL.
+whole step is two compiled calls that release the GIL (one checks, one plays).
 
 >>> from trashcards import Rules
 >>> from trashcards.sim.vector import VectorTables
@@ -125,6 +125,9 @@ class VectorTables:
         #: (which the caller may replace by a fresh (N, F) float32 array before a call).
         width = 0 if recipe is None else recipe[0].shape[1]
         self.features = np.zeros((num_tables if recipe else 0, width), dtype=np.float32)
+        self._work = kernel.scratch()
+        self._tables = np.zeros(num_tables, dtype=np.int64)
+        self._pending = np.zeros(num_tables, dtype=np.int64)
         self._recipe = (kernel.split_recipe(*recipe) if recipe is not None else
                         (np.zeros((1, 1, 4), dtype=np.uint64), np.zeros((1, 1), dtype=np.float64),
                          np.zeros((1, 4), dtype=np.uint64)))
@@ -159,13 +162,11 @@ class VectorTables:
         (int64, 0 or more) of the runs whose seed keys are ``keys`` (uint64,
         :func:`~trashcards.sim.rng.seed_key` of each seed), as given: nothing is checked
         or converted (the vector environment's autoreset calls it every step)."""
-        waiting = kernel.reset(self.tab, self.st, self.ky, self.codes, self.agent, which,
-                               keys, indices, self._before, self.mask, self.obs,
-                               self.agent_rounds, self.other_rounds, self.reward, self.done,
-                               self.truncated, self.winner, self._waiting, self._other_obs,
-                               self._other_mask, self._feat())
-        if waiting:
-            self._play_outside(waiting, self._zero_values)
+        kernel.reset(self.tab, self.st, self.ky, which, keys, indices, self._before,
+                     self.reward)
+        values = self._zero_values
+        pending = np.full(which.shape[0], -1, dtype=np.int64)
+        self._play(which, pending, values)
 
     def step(self, actions: npt.ArrayLike, skip_illegal: bool = False) -> None:
         """Each table whose match goes on takes its agent's action and plays to the
@@ -176,14 +177,13 @@ class VectorTables:
         if acts.shape != (self.num_tables,):
             raise ValueError(f"one action per table: shape ({self.num_tables},), "
                              f"got {acts.shape}")
-        waiting = kernel.step(self.tab, self.st, self.ky, self.codes, self.agent, acts,
-                              self.round_values, self.match_values, self._before, self.mask,
-                              self.obs, self.agent_rounds, self.other_rounds, self.reward,
-                              self.done, self.truncated, self.winner, self.illegal,
-                              not skip_illegal, self._waiting, self._other_obs,
-                              self._other_mask, self._feat())
-        if waiting >= 0:
-            self._play_outside(waiting, (self.round_values, self.match_values))
+        live = kernel.step(self.tab, self.st, acts, self._before, self.agent_rounds,
+                           self.other_rounds, self.reward, self.illegal, not skip_illegal,
+                           self._waiting, self.obs, self._feat(), self._tables,
+                           self._pending)
+        if live >= 0:
+            self._play(self._tables[:live], self._pending[:live],
+                       (self.round_values, self.match_values))
         else:
             bad = np.flatnonzero(self.illegal).tolist()
             shown = ", ".join(f"table {i}: {int(acts[i])}" for i in bad[:8])
@@ -197,9 +197,16 @@ class VectorTables:
     def _zero_values(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         return np.zeros_like(self.round_values), np.zeros_like(self.match_values)
 
-    def _play_outside(self, waiting: int,
-                      values: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]) -> None:
-        """Ask ``outside`` for the decisions of the tables that wait, until none does."""
+    def _play(self, which: npt.NDArray[np.int64], pending: npt.NDArray[np.int64],
+              values: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]) -> None:
+        """Tables ``which`` play on (``pending``: each one's first action, -1 none) to
+        their agent's decision, asking ``outside`` for the decisions of the tables that
+        wait for it, until none does."""
+        waiting = kernel.advance(self.tab, self.st, self.ky, self.codes, self.agent, which,
+                                 pending, values[0], values[1], self._before, self.mask,
+                                 self.obs, self.agent_rounds, self.other_rounds, self.reward,
+                                 self.done, self.truncated, self.winner, self._waiting,
+                                 self._other_obs, self._other_mask, self._feat(), self._work)
         while waiting > 0:
             assert self.outside is not None
             which = np.flatnonzero(self._waiting).astype(np.int64)
@@ -223,7 +230,8 @@ class VectorTables:
                                      self.mask, self.obs, self.agent_rounds,
                                      self.other_rounds, self.reward, self.done,
                                      self.truncated, self.winner, self._waiting,
-                                     self._other_obs, self._other_mask, self._feat())
+                                     self._other_obs, self._other_mask, self._feat(),
+                                     self._work)
 
     @property
     def moves(self) -> npt.NDArray[np.int32]:

@@ -11,7 +11,6 @@ only ``match.view(seat)``.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -63,8 +62,6 @@ def save_record(record: Record, path: Path) -> None:
     try:
         record.dump(path)
     except (OSError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
-        with contextlib.suppress(OSError):
-            path.with_name(path.name + ".tmp").unlink(missing_ok=True)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise SaveError(f"cannot save the record to {path}: {reason}") from None
 

@@ -143,11 +143,15 @@ def hint_text(result: Hint, view: View) -> Text:
             text.append(_hint_label(line.action, view), style="bold green")
     text.append(f"\n{best.reason}", style="green")
     for line in result.lines:
+        # The tie group shows the best's chance (equal within the noise); a worse move its
+        # chance and its paired difference to the best, without an interval of its own
+        # that would overlap the best's.
         match, round_ = line.value.match_win, line.value.round_win
         good = line.equal_to_best
+        spread = _half_width(match.low, match.high) if good or result.exact else ""
         text.append("\n")
         text.append(f"[{action_key(line.action)}] ", style="bold green" if good else "bold")
-        text.append(f"{_percent(match.value)}{_half_width(match.low, match.high)} match",
+        text.append(f"{_percent(match.value)}{spread} match",
                     style="bold" if line is best else "")
         text.append(f" · {_percent(round_.value)} round")
         if line is not best:

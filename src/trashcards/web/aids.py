@@ -162,7 +162,7 @@ class Aids:
         ``samples`` if they are (no match-odds table, work waiting)."""
         if not odds:
             return max(8, samples // COARSE), COARSE_ODDS
-        if self.table.advisor.busy(kind):
+        if self.table.settings.coarse_when_busy and self.table.advisor.busy(kind):
             return max(8, samples // COARSE), COARSE_BUSY
         return samples, None
 

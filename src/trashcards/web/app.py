@@ -17,7 +17,6 @@ import dataclasses
 import gc
 import logging
 import math
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -26,22 +25,22 @@ from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from ..ai.levels import LEVELS
 from ..bots import BOTS
 from ..rules import PRESETS, Rules
 from . import offline, sockets
-from .advice import Budget, Work, review_message
 from .backends import open_storage
-from .connection import dumps
+from .edges import RequestRate, client_gone, relative_redirects
 from .hub import Hub
 from .limits import AddressLimiter
 from .party import PARTY_TABLES
+from .players import PAGES as PLAYER_PAGES
+from .players import Players, PlayerSettings
 from .protocol import CreateParty, CreateTable, JoinTable, ProtocolError, parse_json
 from .services import Guards, Services, address_of, origin_allowed
 from .settings import Settings
@@ -59,9 +58,12 @@ _STATUS = {"no_table": 404, "no_party": 404, "quarantined": 410, "seat_taken": 4
            "busy": 503, "bad_record": 422, "unavailable": 503}
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The whole server for ``settings`` (defaults: those of ``trashcards serve``)."""
+def create_app(settings: Settings | None = None,
+               player_settings: PlayerSettings | None = None) -> Starlette:
+    """The whole server for ``settings`` (defaults: those of ``trashcards serve``);
+    ``player_settings``: those of accounts, ratings and pairing (docs/players.md)."""
     settings = settings or Settings()
+    players = Players(settings, player_settings)  # players: accounts, ratings, pairing
     services = Services(settings, Guards.of(settings),
                         Jinja2Templates(directory=settings.templates_dir))
 
@@ -71,12 +73,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                    clock=settings.wall_clock)
         try:
             services.start(Hub(settings, store))
+            if settings.ai_answer_while_warming:  # the slower path until it is ready
+                services.hub.advisor.warm = services.warm
             services.warm.start()  # in the background: the server answers at once
+            services.hub.advisor.start()  # the AI's worker processes, warming up too
             await services.hub.resume()
             services.hub.start_sweeping()
+            await players.start(services.hub)  # players: after the hub, before requests
             gc.freeze()  # what start-up made lives as long as the server: never scan it
             yield
         finally:
+            services.warm.close()
+            await players.close()
             if services.started:
                 services.hub.close()
             await store.close()
@@ -88,6 +96,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/rules", page("rules.html")),
         Route("/review", page("review.html")),
         Route("/rules/{lang}", page("rules.html")),
+        Route("/profile", page("profile.html")),
+        *(Route(path, page(name)) for path, name in PLAYER_PAGES.items()),
+        *players.routes(),
         # The pages again at the addresses the service worker caches them from.
         *(Route(f"/pages/{name}", page(name)) for name in offline.PAGE_NAMES),
         Route("/healthz", healthz),
@@ -105,21 +116,26 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/levels", levels),
         Route("/api/review", review_record, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", sockets.serve),
-        Mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False),
+        Mount("/static", offline.ShellFiles(directory=settings.static_dir, check_dir=False),
               name="static"),
     ]
     # Pages of the allowed origins (a static copy of the app, docs/offline.md) read the
     # API's answers: CORS for exactly those origins.
     origins = [origin.strip().rstrip("/") for origin in settings.allowed_origins]
-    middleware = [Middleware(CORSMiddleware, allow_origins=origins,
-                             allow_methods=["GET", "POST"], allow_headers=["Content-Type"],
-                             expose_headers=["X-Trash-Record", "Retry-After"])
-                  ] if settings.allowed_origins else []
+    middleware = [Middleware(RequestRate, rate=settings.http_rate, burst=settings.http_burst,
+                             clock=settings.clock, proxies=services.guards.proxies)]
+    middleware += [Middleware(CORSMiddleware, allow_origins=origins,
+                              allow_methods=["GET", "POST"], allow_headers=["Content-Type"],
+                              expose_headers=["X-Trash-Record", "Retry-After"])
+                   ] if settings.allowed_origins else []
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
                     exception_handlers={ProtocolError: protocol_error,
                                         ValidationError: validation_error,
-                                        StoreError: store_error})
+                                        StoreError: store_error,
+                                        ClientDisconnect: client_gone})
+    relative_redirects(app.router)
     app.state.services = services
+    app.state.players = players  # players: for tests and benchmarks
     return app
 
 
@@ -156,6 +172,7 @@ async def create_table(request: Request) -> Response:
     _check_post(request, services, services.guards.creates, "tables created")
     spec = CreateTable.model_validate(await _body(request, services.settings))
     table, mine = await services.hub.create(spec)
+    table.creator = address_of(request, services.guards.proxies)  # its bots' fair share
     return JSONResponse({"table_id": table.id, "seats": mine, "invite": f"/t/{table.id}",
                          "spectate": f"/t/{table.id}?watch=1"}, status_code=201)
 
@@ -166,7 +183,12 @@ async def create_party(request: Request) -> Response:
     _check_post(request, services, services.guards.creates, "tables created",
                 cost=PARTY_TABLES)
     spec = CreateParty.model_validate(await _body(request, services.settings))
-    return JSONResponse(await services.parties.create(spec), status_code=201)
+    made = await services.parties.create(spec)
+    for table_id in made["tables"]:  # their expert bots' fair share
+        if table_id in services.hub.tables:
+            services.hub.tables[table_id].creator = address_of(request,
+                                                               services.guards.proxies)
+    return JSONResponse(made, status_code=201)
 
 
 async def get_party(request: Request) -> Response:
@@ -226,13 +248,9 @@ async def review_record(request: Request) -> Response:
     settings = services.settings
     _check_post(request, services, services.guards.reviews, "reviews")
     body = await _raw_body(request, settings.max_review_body)
-    advisor = services.hub.advisor
-    budget = Budget(time.monotonic() + settings.review_deadline)
-    job = asyncio.ensure_future(advisor.run(
-        _review_text, body, settings.review_samples, settings.max_review_moves,
-        settings.review_deals, budget, advisor.odds.ready, kind=Work.REVIEW,
-        key=address_of(request, services.guards.proxies), wait=settings.review_deadline,
-        budget=budget))
+    job = asyncio.ensure_future(services.hub.advisor.review(
+        body, settings.review_samples, settings.max_review_moves, settings.review_deals,
+        settings.review_deadline, address_of(request, services.guards.proxies)))
     gone = asyncio.ensure_future(_disconnected(request))
     try:  # a client that hangs up takes its review out of the queue (or stops it)
         await asyncio.wait((job, gone), return_when=asyncio.FIRST_COMPLETED)
@@ -317,11 +335,6 @@ async def _raw_body(request: Request, limit: int) -> bytes:
         if len(body) > limit:
             raise ProtocolError("too_large", f"the body is over {limit} bytes")
     return body
-
-
-def _review_text(*args: Any) -> str:
-    """In a worker: the review's JSON text (a long one takes a while to write)."""
-    return dumps(review_message(*args))
 
 
 async def _disconnected(request: Request) -> None:

@@ -1,20 +1,25 @@
 """The HTTP server's guard against slow clients (docs/protocol.md, "Limits").
 
-uvicorn reads a request's headers for as long as the client takes, and counts no
-connections per address, so clients that open connections and send a request a byte at
-a time hold file descriptors until the process has none left. :class:`GuardedProtocol`
-is uvicorn's own HTTP protocol (httptools or h11, whichever uvicorn picks) with two
-limits added:
+uvicorn reads a request for as long as the client takes, and counts no connections per
+address, so clients that open connections and send their requests a byte at a time
+(headers or body) hold file descriptors until the process has none left.
+:class:`GuardedProtocol` is uvicorn's own HTTP protocol (httptools or h11, whichever
+uvicorn picks) with two limits added:
 
-* **a header deadline**: a connection must send the headers of its request within
-  ``header_timeout`` seconds of connecting (or of the previous response, on a kept-alive
-  connection), else it is closed;
-* **a per-address cap**: one client address may hold ``max_per_address`` HTTP
-  connections open at once with that deadline; a connection beyond them gets only
-  :data:`CROWDED_DEADLINE` seconds for its headers (a client that sends its request at
-  once, as browsers do, is served; one that dawdles is dropped), and one beyond
-  :data:`HARD_FACTOR` times the cap is closed at once. A connection that becomes a
-  websocket leaves this count (websockets have their own cap).
+* **a whole-request deadline**: a connection must send a whole request, its headers and
+  its body, within ``request_timeout`` seconds of connecting (or of the previous
+  response, on a kept-alive connection), else it is closed. So a client that sends too
+  slowly is closed whatever it sends, and an idle kept-alive connection too. A request
+  that arrived whole is not limited while the server answers it (the app has its own
+  deadlines).
+* **a per-address cap**, counting every HTTP connection of the address whatever it is
+  doing (connecting, sending, waiting for its answer, idle): one client address may
+  hold ``max_per_address`` with that deadline; a connection beyond them gets only
+  :data:`CROWDED_DEADLINE` seconds for its whole request (a client that sends its
+  request at once, as browsers do, is served; one that dawdles is dropped), and one
+  beyond :data:`HARD_FACTOR` times the cap is closed at once, before a byte is read. A
+  connection that becomes a websocket leaves this count (websockets have their own
+  cap).
 
 uvicorn builds the protocol by name, also in each ``--workers`` process, so the limits
 come from the environment variable :data:`ENVIRONMENT` (set by ``trashcards serve``),
@@ -37,7 +42,7 @@ __all__ = ["ENVIRONMENT", "PROTOCOL", "GuardedProtocol", "HttpLimits", "limits_t
 ENVIRONMENT: Final = "TRASHCARDS_HTTP_LIMITS"
 #: What to give uvicorn's ``http`` option.
 PROTOCOL: Final = "trashcards.web.guard:GuardedProtocol"
-#: Seconds a connection beyond the per-address cap has for its request's headers.
+#: Seconds a connection beyond the per-address cap has for its whole request.
 CROWDED_DEADLINE: Final = 2.0
 #: Connections of one address beyond this many times the cap are closed at once.
 HARD_FACTOR: Final = 8
@@ -47,15 +52,15 @@ HARD_FACTOR: Final = 8
 class HttpLimits:
     """The limits of :class:`GuardedProtocol` (the defaults of ``trashcards serve``)."""
 
-    #: seconds a connection may take to send a request's headers
-    header_timeout: float = 30.0
+    #: seconds a connection may take to send a whole request (headers and body)
+    request_timeout: float = 30.0
     #: HTTP connections one client address may hold open at once
     max_per_address: int = 64
 
 
 def limits_text(limits: HttpLimits) -> str:
     """``limits`` as the value of :data:`ENVIRONMENT`."""
-    return json.dumps({"header_timeout": limits.header_timeout,
+    return json.dumps({"request_timeout": limits.request_timeout,
                        "max_per_address": limits.max_per_address})
 
 
@@ -78,10 +83,11 @@ def open_connections(address: str) -> int:
 
 
 class GuardedProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
-    """uvicorn's HTTP protocol with a header deadline and a per-address cap."""
+    """uvicorn's HTTP protocol with a whole-request deadline and a per-address cap."""
 
     _guard_address: str | None = None
     _guard_timer: asyncio.TimerHandle | None = None
+    _guard_deadline: float = 0.0
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
@@ -94,19 +100,24 @@ class GuardedProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         _open[address] = count + 1
         self._guard_address = address
         crowded = count >= limits.max_per_address
-        self._arm(min(CROWDED_DEADLINE, limits.header_timeout) if crowded
-                  else limits.header_timeout)
+        self._guard_deadline = (min(CROWDED_DEADLINE, limits.request_timeout) if crowded
+                                else limits.request_timeout)
+        self._arm()
 
-    def _arm(self, timeout: float) -> None:
-        """Close the connection unless a request's headers are complete in time."""
+    def _arm(self) -> None:
+        """Close the connection unless a request after the current one arrives whole
+        (headers and body) within the deadline."""
         if self._guard_timer is not None:
             self._guard_timer.cancel()
-        self._guard_timer = self.loop.call_later(timeout, self._expire, self.cycle)
+        self._guard_timer = self.loop.call_later(self._guard_deadline, self._expire,
+                                                 self.cycle)
 
     def _expire(self, cycle: object) -> None:
         self._guard_timer = None
-        if self.cycle is cycle and not self.transport.is_closing():
-            self.transport.close()  # no (new) request began: a slow or idle client
+        current = self.cycle
+        whole = current is not None and current is not cycle and not current.more_body
+        if not whole and not self.transport.is_closing():
+            self.transport.close()  # no new request arrived whole: a slow or idle client
 
     def _release(self) -> None:
         if self._guard_timer is not None:
@@ -123,7 +134,7 @@ class GuardedProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if self._guard_address is not None and not self.transport.is_closing():
-            self._arm(_current().header_timeout)  # the next request's headers, in time
+            self._arm()  # the next request, whole, in time
 
     def handle_websocket_upgrade(self, *args: Any) -> None:
         self._release()  # a websocket now: counted (and capped) as one

@@ -55,9 +55,10 @@ class Hub:
         self.settings = settings
         self.store = store
         self.committer = Committer(store, settings.write_retries, settings.write_backoff)
-        #: the worker threads of hints, win chances, reviews and expert bots
+        #: the worker processes of hints, win chances, reviews and expert bots
         self.advisor = Advisor(settings.ai_workers, settings.ai_queue,
-                               settings.ai_per_address)
+                               settings.ai_per_address, settings.odds_in_background,
+                               processes=settings.ai_processes)
         self.tables: dict[str, Table] = {}
         #: tables whose stored record cannot be replayed, with the reason: left out
         self.quarantined: dict[str, str] = {}
@@ -121,7 +122,8 @@ class Hub:
                                   self.committer, self.advisor, row.ready, row.cuts,
                                   row.party, hints, owned=owned,
                                   owner=self.store.process_id if owned else row.owner,
-                                  reactions=row.reactions is not False)
+                                  reactions=row.reactions is not False,
+                                  active=row.active)
         except Exception as exc:  # any bad row: leave this table out, keep the server up
             if isinstance(exc, StoreError) and self.store.shared:
                 if owned:  # the database failed, not the row: another may try
@@ -294,8 +296,10 @@ class Hub:
         """A new table with the seats (kinds, names, bots, tokens) and rules of ``old``,
         written together with ``old``'s link to it."""
         seats = [SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in old.seats]
-        return (await self._open(old.rules, seats, old.hints, rematch_of=old.id,
-                                 reactions=old.reactions)).id
+        table = await self._open(old.rules, seats, old.hints, rematch_of=old.id,
+                                 reactions=old.reactions)
+        table.creator = old.creator
+        return table.id
 
     async def _open(self, rules: Rules, seats: list[SeatRow], hints: bool,
                     rematch_of: str | None = None, reactions: bool = True) -> Table:

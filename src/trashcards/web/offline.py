@@ -23,27 +23,37 @@ import hashlib
 import html
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any, Final
 
 import jinja2
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
-__all__ = ["MANIFEST_PATH", "PAGE_NAMES", "ROOT_MARK", "SW_PATH", "build_static", "manifest",
-           "render_pages", "service_worker", "shell_urls", "shell_version"]
+from ..files import OutputFolder
+
+__all__ = ["MANIFEST_PATH", "PAGE_NAMES", "ROOT_MARK", "SW_PATH", "ShellFiles", "build_static",
+           "manifest", "render_pages", "service_worker", "shell_urls", "shell_version"]
 
 SW_PATH: Final = "/sw.js"
 MANIFEST_PATH: Final = "/manifest.webmanifest"
 #: The pages, each rendered from ``templates/NAME`` (which extends ``base.html``) and
 #: served, for the worker, at ``/pages/NAME``.
-PAGE_NAMES: Final = ("index.html", "table.html", "party.html", "rules.html", "review.html")
+PAGE_NAMES: Final = ("index.html", "table.html", "party.html", "rules.html", "review.html",
+                     "profile.html", "play.html", "leaderboard.html")
 #: The pages of the shell: the address below the app's root (or, ending in ``/``, the
 #: addresses under it) and the rendered page that answers it. The worker answers every
 #: table, party and rules language address with the one page.
 PAGES: Final = {"": "pages/index.html", "index.html": "pages/index.html",
                 "t/": "pages/table.html", "p/": "pages/party.html",
                 "rules": "pages/rules.html", "rules/": "pages/rules.html",
-                "review": "pages/review.html", "review/": "pages/review.html"}
+                "review": "pages/review.html", "review/": "pages/review.html",
+                "profile": "pages/profile.html", "profile/": "pages/profile.html",
+                "play": "pages/play.html", "play/": "pages/play.html",
+                "leaderboard": "pages/leaderboard.html",
+                "leaderboard/": "pages/leaderboard.html"}
 #: The root of the worker's copies of the pages in a static build: the worker puts the
 #: app's root (its scope's path) in its place when it answers a page.
 ROOT_MARK: Final = "__TRASH_ROOT__/"
@@ -52,6 +62,9 @@ _STATIC_PAGES: Final = {"index.html": ("index.html", "./"), "t/index.html": ("ta
                         "p/index.html": ("party.html", "../"),
                         "rules/index.html": ("rules.html", "../"),
                         "review/index.html": ("review.html", "../"),
+                        "profile/index.html": ("profile.html", "../"),
+                        "play/index.html": ("play.html", "../"),
+                        "leaderboard/index.html": ("leaderboard.html", "../"),
                         # a host answers an unknown address (/t/local-…) with it
                         "404.html": ("table.html", "../")}
 _TEMPLATE: Final = "sw.js"  # in static/, not itself a shell file
@@ -62,6 +75,17 @@ def _static_files(static_dir: Path) -> list[Path]:
     return sorted(p for p in static_dir.rglob("*")
                   if p.is_file() and p.relative_to(static_dir).as_posix() not in _SKIP
                   and not p.name.startswith("."))
+
+
+class ShellFiles(StaticFiles):
+    """``/static/``: the static files, but not the worker's template (``static/sw.js``,
+    whose blanks are filled at ``/sw.js`` only: served as it is, it would install a
+    worker that caches nothing)."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if path in _SKIP:
+            raise HTTPException(status_code=404)
+        return await super().get_response(path, scope)
 
 
 def render_pages(templates_dir: Path, root: str = "/") -> dict[str, str]:
@@ -160,41 +184,41 @@ def server_meta(server: str) -> str:
 
 
 def build_static(static_dir: Path, templates_dir: Path, out: Path,
-                 server: str = "") -> list[Path]:
-    """Write the whole app as static files into ``out`` (made if missing): the pages at
-    the addresses a static host serves (``index.html``, ``t/index.html``, ``rules/es/…``;
-    ``404.html`` is the table page, so a host that answers an unknown address with it
-    opens ``t/ID`` on a first visit) and at ``pages/`` (the worker's copies),
-    ``static/``, the worker and the manifest. Every address in them is relative, so
-    ``out`` may be served at a host's root or under any path. Returns
-    the files written. ``server`` is the address of a ``trashcards serve`` for online
-    tables (it must allow this host's origin: ``--allow-origin``); without it the pages
-    use their own origin."""
+                 server: str = "", force: bool = False) -> list[Path]:
+    """Write the whole app as static files into ``out``: the pages at the addresses a
+    static host serves (``index.html``, ``t/index.html``, ``rules/es/…``; ``404.html``
+    is the table page, so a host that answers an unknown address with it opens ``t/ID``
+    on a first visit) and at ``pages/`` (the worker's copies), ``static/``, the worker
+    and the manifest. Every address in them is relative, so ``out`` may be served at a
+    host's root or under any path. Returns the files written. ``server`` is the address
+    of a ``trashcards serve`` for online tables (it must allow this host's origin:
+    ``--allow-origin``); without it the pages use their own origin.
+
+    ``out`` must be new (in a folder that exists), empty, or an earlier build
+    (:class:`trashcards.files.OutputFolder`): a build replaces only the files an
+    earlier one wrote, unchanged since (``force``: changed or not), removes those it
+    no longer writes, follows no link inside ``out`` and leaves every other file alone;
+    anything else raises :class:`~trashcards.files.OutputError` before a file is
+    written."""
     if server and not re.fullmatch(r"https?://[^\s/\"<>]+/?", server):
         raise ValueError(f"--server must be an http(s) address like https://example.org:8000, "
                          f"got {server!r}")
     server = server.rstrip("/")
-    out.mkdir(parents=True, exist_ok=True)
-    target = out / "static"
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(static_dir, target, ignore=shutil.ignore_patterns(_TEMPLATE, ".*"))
-    written = [p for p in target.rglob("*") if p.is_file()]
+    files = {f"static/{p.relative_to(static_dir).as_posix()}": p.read_bytes()
+             for p in _static_files(static_dir)}
     pages = {**_STATIC_PAGES, **{f"pages/{name}": (name, ROOT_MARK) for name in PAGE_NAMES}}
     for lang in sorted(p.stem for p in (static_dir / "rules").glob("*.html")):
         pages[f"rules/{lang}/index.html"] = ("rules.html", "../../")
     rendered = {root: render_pages(templates_dir, root)
                 for root in {root for _source, root in pages.values()}}
     for name, (source, root) in pages.items():
-        path = out / name
-        path.parent.mkdir(parents=True, exist_ok=True)
         text = rendered[root][source]
         if server:  # every page (not the rules fragments under static/rules/)
             text = text.replace("<head>", "<head>\n  " + server_meta(server), 1)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    for name, text in (("sw.js", service_worker(static_dir, templates_dir, server)),
-                       ("manifest.webmanifest", json.dumps(manifest(), indent=1))):
-        (out / name).write_text(text, encoding="utf-8")
-        written.append(out / name)
-    return written
+        files[name] = text.encode("utf-8")
+    files["sw.js"] = service_worker(static_dir, templates_dir, server).encode("utf-8")
+    files["manifest.webmanifest"] = json.dumps(manifest(), indent=1).encode("utf-8")
+    with OutputFolder(out, "build-static", force) as folder:
+        folder.check(files)
+        folder.remove_others(files)  # an earlier build's files this one does not have
+        return [folder.write(name, data) for name, data in files.items()]

@@ -41,6 +41,7 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import AsyncConnectionPool
 
+from .playerschema import player_tables
 from .storage import Bus, Handler, Notice, OwnerLostError, SeatTakenError
 from .store import (
     FinalTakenError,
@@ -117,11 +118,30 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         final TEXT
     );
     """,
-    # 3: whether a table's seats may send reactions (NULL: stored before the option)
+    # 3: the players' tables (trashcards.web.playerschema)
+    ";\n".join(player_tables(postgres=True)) + ";",
+    # 4: the time of each table's last real activity (a person's move, the last person
+    # leaving), so that a restart keeps the clock of abandoned tables; the tables stored
+    # before it count from now
+    """
+    ALTER TABLE tables ADD COLUMN active DOUBLE PRECISION;
+    UPDATE tables SET active = extract(epoch FROM now());
+    """,
+    # 5: whether a table's seats may send reactions (NULL: stored before the option)
     """
     ALTER TABLE tables ADD COLUMN reactions BOOLEAN;
     """,
 )
+#: The columns of each table this version reads or writes: a database missing one
+#: (dropped by hand) is refused at start.
+_COLUMNS: Final = {
+    "processes": {"id", "lock_key", "started", "host", "pid"},
+    "tables": {"id", "created", "rules", "status", "rematch", "ready", "finished", "version",
+               "owner", "epoch", "cuts", "party", "hints", "active", "reactions"},
+    "seats": {"table_id", "seat", "kind", "name", "bot", "token_hash"},
+    "moves": {"table_id", "idx", "move"},
+    "parties": {"id", "created", "data", "final"},
+}
 
 #: Advisory lock taken while migrating (other keys are processes' lock_key, from 1 up).
 _MIGRATION_LOCK: Final = 0x54525348_00000000
@@ -138,7 +158,8 @@ WITH fence AS (
         finished = CASE WHEN %(status)s::text IS NULL THEN finished
                         WHEN %(status)s::text = 'over' THEN %(now)s::float8 ELSE NULL END,
         ready = CASE WHEN %(clear)s::boolean THEN '[]' ELSE ready END,
-        cuts = COALESCE(%(cuts)s::text, cuts)
+        cuts = COALESCE(%(cuts)s::text, cuts),
+        active = COALESCE(%(active)s::float8, active)
     WHERE id = %(id)s AND owner = %(owner)s AND epoch = %(epoch)s AND version = %(start)s
     RETURNING id),
 ins AS (
@@ -481,11 +502,13 @@ class PostgresStorage:
 
     async def _insert(self, conn: psycopg.AsyncConnection[Any], table: NewTable) -> None:
         """Write a new table owned by this process (in the caller's transaction)."""
+        now = self.clock()
         await conn.execute(
             "INSERT INTO tables (id, created, rules, status, version, owner, epoch, cuts, "
-            "party, hints, reactions) VALUES (%s, %s, %s, %s, %s, %s, 1, %s, %s, %s, %s)",
-            (table.id, self.clock(), json.dumps(table.rules), table.status, len(table.moves),
-             self.process_id, table.cuts, table.party, table.hints, table.reactions))
+            "party, hints, active, reactions) VALUES (%s, %s, %s, %s, %s, %s, 1, %s, %s, %s, "
+            "%s, %s)",
+            (table.id, now, json.dumps(table.rules), table.status, len(table.moves),
+             self.process_id, table.cuts, table.party, table.hints, now, table.reactions))
         async with conn.cursor() as cursor:
             await cursor.executemany(
                 "INSERT INTO seats VALUES (%s, %s, %s, %s, %s, %s)",
@@ -579,6 +602,7 @@ class PostgresStorage:
                             await cursor.execute(_APPEND, {
                                 "end": end, "status": write.status, "now": now,
                                 "clear": write.clear_ready, "cuts": write.cuts,
+                                "active": write.active,
                                 "id": write.table_id,
                                 "owner": self.process_id,
                                 "epoch": self._owned[write.table_id], "start": write.start,
@@ -610,6 +634,19 @@ class PostgresStorage:
                         raise OwnerLostError(f"this process lost table {table_id}")
                     await self._notify(conn, Notice(table_id, int(row[0]), int(row[0]), (),
                                                     ready=tuple(ready)))
+            except psycopg.Error as exc:
+                await self._failed(exc)
+
+    async def touch(self, table_id: str, when: float) -> None:
+        epoch = self._epoch(table_id)
+        async with self._write_lock:
+            conn = self._writer()
+            try:
+                cursor = await conn.execute(_FENCE.format(changes="active = %(active)s"), {
+                    "active": when, "id": table_id, "owner": self.process_id,
+                    "epoch": epoch})
+                if await cursor.fetchone() is None:
+                    raise OwnerLostError(f"this process lost table {table_id}")
             except psycopg.Error as exc:
                 await self._failed(exc)
 
@@ -679,7 +716,8 @@ class PostgresStorage:
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 cursor = await conn.execute(
                     "SELECT id, created, rules, status, rematch, ready, finished, owner, "
-                    "version, cuts, party, hints, reactions FROM tables WHERE id = %s",
+                    "version, cuts, party, hints, active, reactions FROM tables "
+                    "WHERE id = %s",
                     (table_id,))
                 row = await cursor.fetchone()
                 if row is None:
@@ -704,8 +742,8 @@ class PostgresStorage:
         except ValueError as exc:
             raise StoreError(f"table {table_id} cannot be read: {exc}") from None
         return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6],
-                        cuts=row[9], party=row[10], hints=row[11], reactions=row[12],
-                        owner=row[7])
+                        cuts=row[9], party=row[10], hints=row[11], reactions=row[13],
+                        owner=row[7], active=row[12])
 
     async def load_party(self, party_id: str) -> PartyRow | None:
         if "\x00" in party_id:  # PostgreSQL text cannot hold NUL: no party has this id
@@ -913,6 +951,29 @@ async def _check_schema(conn: psycopg.AsyncConnection[Any], where: str) -> None:
                          "--db` on it once to create them)") from None
     if row is None or row[0] is None or row[0] > len(MIGRATIONS):
         raise StoreError(f"{where} has a schema this version of trashcards does not know")
+    if row[0] == len(MIGRATIONS):
+        await _check_columns(conn, where)
+
+
+async def _check_columns(conn: psycopg.AsyncConnection[Any], where: str) -> None:
+    """Refuse a database missing a table or a column of this version (dropped by hand):
+    every read or write of it would fail."""
+    try:
+        cursor = await conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = ANY(%s)",
+            (list(_COLUMNS),))
+        found = await cursor.fetchall()
+    except psycopg.Error as exc:
+        raise StoreError(f"cannot read the tables of {where}: {_reason(exc)}") from None
+    for table, known in _COLUMNS.items():
+        columns = {str(r[1]) for r in found if r[0] == table}
+        missing = sorted(known - columns)
+        if not columns or missing:
+            what = f"no table {table}" if not columns else \
+                f"no column {', '.join(f'{table}.{m}' for m in missing)}"
+            raise StoreError(f"{where} has {what} (damaged, or changed by hand): restore it "
+                             "from a backup")
 
 
 async def _migrate(conn: psycopg.AsyncConnection[Any], where: str) -> None:
@@ -934,6 +995,7 @@ async def _migrate(conn: psycopg.AsyncConnection[Any], where: str) -> None:
                                    (number, time.time()))
     except psycopg.Error as exc:
         raise StoreError(f"cannot set up the tables in {where}: {_reason(exc)}") from None
+    await _check_columns(conn, where)
 
 
 #: The database server's side of every connection over TCP: keepalives after 2 s idle,

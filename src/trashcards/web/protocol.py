@@ -394,7 +394,8 @@ class HintLine(_Model):
     match_win_ci: _INTERVAL
     round_win: _CHANCE
     round_win_ci: _INTERVAL
-    #: the paired 95 % interval of its match-win chance minus the best's
+    #: the paired interval of its match-win chance minus the best's (corrected for the
+    #: looks of the adaptive sampling: trashcards.ai.compare)
     vs_best: Annotated[list[Annotated[float, Field(ge=-1.0, le=1.0)]],
                        Field(min_length=2, max_length=2)]
     equal_to_best: bool

@@ -48,6 +48,8 @@ def seeded_sources(seed: int) -> dict[str, Any]:
         "chance_rng": lambda table_id: random.Random(f"{seed}/{table_id}"),
         "bot_rng": lambda table_id, seat: random.Random(f"{seed}/{table_id}/{seat}"),
         "new_id": lambda: f"t{next(counter)}",
+        "coarse_when_busy": False,
+        "odds_in_background": False,
     }
 
 
@@ -88,6 +90,10 @@ class Settings:
     create_rate: float = 20.0
     #: seats taken (HTTP) plus websocket joins per minute per client address
     join_rate: float = 120.0
+    #: HTTP requests per second per client address, and the burst allowed (beyond:
+    #: 429 ``rate_limited``)
+    http_rate: float = 100.0
+    http_burst: int = 500
     #: open websockets per client address, and on the whole server
     max_connections: int = 32
     max_sockets: int = 10_000
@@ -122,14 +128,26 @@ class Settings:
     #: process waits for a table's owner to answer a forwarded move
     claim_interval: float = 1.0
     forward_timeout: float = 2.0
-    #: worker threads for hints, win chances, reviews and expert bots (never on the
-    #: event loop), and the jobs that may wait or run at once before hint requests are
-    #: answered ``busy`` and win-chance updates skipped
+    #: worker processes for hints, win chances, reviews and expert bots, less one (never
+    #: on the event loop, never under its interpreter lock; ``ai_processes`` False:
+    #: threads of this process instead, for tests): win chances and reviews may take
+    #: ``ai_workers`` of them, hints and bots one more; and the jobs of each kind that
+    #: may wait before more are answered ``busy`` (win-chance updates: skipped)
     ai_workers: int = 2
+    ai_processes: bool = True
     ai_queue: int = 64
-    #: AI jobs one client address may have waiting (hints, chances of the tables it
-    #: watches, reviews), more are answered ``busy``
+    #: until the AI's warm-up is done (a first start compiles the fast engine), hints and
+    #: win chances answer on the reference engine with fewer deals (saying so), expert
+    #: bots search with it and reviews are refused ``busy``, instead of waiting for it;
+    #: ``False``: they wait (tests that need the same answer in every run)
+    ai_answer_while_warming: bool = True
+    #: AI jobs of each kind one client address may have waiting (hints, chances of the
+    #: tables it watches, reviews), more are answered ``busy``
     ai_per_address: int = 8
+    #: seconds after its last real activity (a person's move, the last connection
+    #: leaving) that a table with nobody connected stops its bots (they go on when
+    #: someone joins)
+    bot_grace: float = 120.0
     #: seconds a review may take in all (waiting included) before it is stopped and
     #: answered ``busy``, and the deals it may sample in all (a long record gets fewer per
     #: decision, at least 8)
@@ -139,6 +157,13 @@ class Settings:
     hint_samples: int = 300
     chance_samples: int = 200
     review_samples: int = 100
+    #: whether a hint or a win-chance update takes fewer deals (saying so) when AI work
+    #: of its kind is waiting, and whether the match-odds table of rules that ship none
+    #: is computed in the background (until then their positions are played out with
+    #: fewer deals, saying so). Tests turn both off (``--test-seed`` too), so that no
+    #: answer depends on the machine's load or on how far a background job has got
+    coarse_when_busy: bool = True
+    odds_in_background: bool = True
     #: hint requests per second accepted per connection, and the burst allowed
     hint_rate: float = 2.0
     hint_burst: int = 4

@@ -180,6 +180,9 @@ class Storage(Protocol):
 
     async def set_ready(self, table_id: str, seats: Iterable[int]) -> None: ...
 
+    async def touch(self, table_id: str, when: float) -> None:
+        """Keep ``when`` as the table's last real activity (the last connection left)."""
+
     async def ask_rematch(self, table_id: str, version: int, rematch: str | None) -> None:
         """Announce that a rematch (``rematch``) was asked for at ``table_id``."""
 
@@ -287,6 +290,9 @@ class SqliteStorage:
 
     async def react(self, table_id: str, version: int, seat: int, emote: str) -> None:
         return None
+
+    async def touch(self, table_id: str, when: float) -> None:
+        self.store.touch(table_id, when)
 
     async def delete(self, table_ids: Sequence[str]) -> None:
         self.store.delete(table_ids)

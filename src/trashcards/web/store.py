@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from .playerschema import PLAYER_COLUMNS, player_tables
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no second-process guard
@@ -116,6 +118,21 @@ def _version_1(db: sqlite3.Connection) -> None:
 
 
 def _version_2(db: sqlite3.Connection) -> None:
+    """The players' tables: accounts, passkeys, sessions, ratings, the games of players
+    and the pairing pool (:mod:`trashcards.web.playerschema`)."""
+    for statement in player_tables(postgres=False):
+        db.execute(statement)
+
+
+def _version_3(db: sqlite3.Connection) -> None:
+    """The time of each table's last real activity (a person's move, the last person
+    leaving), so that a restart keeps the clock of abandoned tables; the tables stored
+    before it count from now."""
+    db.execute("ALTER TABLE tables ADD COLUMN active REAL")
+    db.execute("UPDATE tables SET active = ?", (time.time(),))
+
+
+def _version_4(db: sqlite3.Connection) -> None:
     """Whether a table's seats may send reactions (NULL: stored before the option)."""
     db.execute("ALTER TABLE tables ADD COLUMN reactions INTEGER")
 
@@ -124,16 +141,17 @@ def _version_2(db: sqlite3.Connection) -> None:
 #: one made before versions were kept), each applied in its own transaction with the
 #: version it reaches: like the PostgreSQL backend's numbered migrations. Never edit a
 #: released one; add the next.
-MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (_version_1,
-                                                                        _version_2)
+MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
+    _version_1, _version_2, _version_3, _version_4)
 #: The columns of each table that this version writes (any other column must have a
 #: default or allow NULL, or every insert would fail).
 _COLUMNS: Final = {
     "tables": {"id", "created", "rules", "status", "rematch", "ready", "finished", "cuts",
-               "party", "hints", "reactions"},
+               "party", "hints", "active", "reactions"},
     "seats": {"table_id", "seat", "kind", "name", "bot", "token_hash"},
     "moves": {"table_id", "idx", "move"},
     "parties": {"id", "created", "data", "final"},
+    **PLAYER_COLUMNS,
 }
 
 
@@ -178,6 +196,9 @@ class TableRow:
     reactions: bool | None = None
     #: the process that owns the table (a shared database only)
     owner: str | None = None
+    #: when a person last moved at the table or the last connection left it (seconds
+    #: since the epoch; ``None``: not known)
+    active: float | None = None
 
 
 @dataclass
@@ -219,6 +240,9 @@ class MoveWrite:
     clear_ready: bool = False
     #: the cards cut for the first dealer (JSON), written with the first moves
     cuts: str | None = None
+    #: a person made these moves at this time (seconds since the epoch): the table's
+    #: last real activity
+    active: float | None = None
 
 
 class Store:
@@ -243,6 +267,11 @@ class Store:
         except StoreError:
             self._unlock()
             raise
+        #: the activity and reactions columns, or NULL in a file from before them (opened
+        #: read-only)
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
+        self._active = "active" if "active" in columns else "NULL"
+        self._reactions = "reactions" if "reactions" in columns else "NULL"
         if not readonly:
             self._probe_write()
 
@@ -258,6 +287,11 @@ class Store:
             self.close()
             raise StoreError(f"cannot write the database {self.path}: {exc} (is the file or "
                              "its directory read-only, or the disk full?)") from None
+
+    def connection(self) -> sqlite3.Connection:
+        """The open connection, for the players' tables (:mod:`trashcards.web.playerdb`),
+        which share the file and its lock. Used on the event loop only, like the store."""
+        return self._db
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -316,10 +350,11 @@ class Store:
                 db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (table_id, rematch_of))
 
     def _insert(self, db: sqlite3.Connection, table: NewTable) -> None:
+        now = self.clock()
         db.execute("INSERT INTO tables (id, created, rules, status, cuts, party, hints, "
-                   "reactions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   (table.id, self.clock(), json.dumps(table.rules), table.status, table.cuts,
-                    table.party, int(table.hints), int(table.reactions)))
+                   "active, reactions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (table.id, now, json.dumps(table.rules), table.status, table.cuts,
+                    table.party, int(table.hints), now, int(table.reactions)))
         db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                        [(table.id, s.seat, s.kind, s.name, s.bot, s.token_hash)
                         for s in table.seats])
@@ -380,6 +415,14 @@ class Store:
             db.execute("UPDATE tables SET ready = '[]' WHERE id = ?", (write.table_id,))
         if write.cuts is not None:
             db.execute("UPDATE tables SET cuts = ? WHERE id = ?", (write.cuts, write.table_id))
+        if write.active is not None:
+            db.execute("UPDATE tables SET active = ? WHERE id = ?",
+                       (write.active, write.table_id))
+
+    def touch(self, table_id: str, when: float) -> None:
+        """Keep ``when`` as the table's last real activity (the last connection left)."""
+        with self._transaction() as db:
+            db.execute("UPDATE tables SET active = ? WHERE id = ?", (when, table_id))
 
     def set_ready(self, table_id: str, seats: Iterable[int]) -> None:
         """The seats that asked for the next round (kept across a restart)."""
@@ -405,8 +448,8 @@ class Store:
         """The table, or ``None``; a row that cannot be read raises :class:`StoreError`."""
         try:
             row = self._db.execute("SELECT id, created, rules, status, rematch, ready, "
-                                   "finished, cuts, party, hints, reactions FROM tables "
-                                   "WHERE id = ?",
+                                   f"finished, cuts, party, hints, {self._active}, "
+                                   f"{self._reactions} FROM tables WHERE id = ?",
                                    (table_id,)).fetchone()
             if row is None:
                 return None
@@ -420,7 +463,7 @@ class Store:
             raise StoreError(f"table {table_id} cannot be read: {exc}") from None
         return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6],
                         row[7], row[8], None if row[9] is None else bool(row[9]),
-                        None if row[10] is None else bool(row[10]))
+                        None if row[11] is None else bool(row[11]), active=row[10])
 
     def load_party(self, party_id: str) -> PartyRow | None:
         """The party, or ``None``; a row that cannot be read raises :class:`StoreError`."""
@@ -529,9 +572,24 @@ def _migrate(db: sqlite3.Connection) -> None:
             raise
 
 
+def _check_missing(db: sqlite3.Connection, path: str) -> None:
+    """Refuse a schema missing a table or a column of this version (dropped by hand, a
+    damaged file): every read or write of it would fail."""
+    for table, known in _COLUMNS.items():
+        found = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        missing = sorted(known - found)
+        if not found or missing:
+            what = f"no table {table}" if not found else \
+                f"no column {', '.join(f'{table}.{m}' for m in missing)}"
+            raise StoreError(f"the database {path} has {what} (damaged, or changed by hand): "
+                             "restore it from a backup")
+
+
 def _check_columns(db: sqlite3.Connection, path: str) -> None:
-    """Refuse a schema this version cannot write: a column it does not know that must
-    be given a value (NOT NULL without a default) would make every insert fail."""
+    """Refuse a schema this version cannot write: one missing a table or a column of its
+    own (:func:`_check_missing`), or with a column it does not know that must be given
+    a value (NOT NULL without a default), which would make every insert fail."""
+    _check_missing(db, path)
     for table, known in _COLUMNS.items():
         for _cid, name, _type, notnull, default, _pk in db.execute(
                 f"PRAGMA table_info({table})"):
@@ -559,6 +617,8 @@ def _connect(path: str, readonly: bool) -> sqlite3.Connection:
             raise StoreError(f"{path} is a database of another program, not of trashcards")
         _check_version(db, path)
         if readonly:
+            if names and db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS):
+                _check_missing(db, path)  # an up-to-date file has every table
             return db
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")

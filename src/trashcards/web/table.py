@@ -44,7 +44,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
-from ..actions import Action, Move, parse_action, parse_move
+from ..actions import CALL, Action, Move, parse_action, parse_move
 from ..ai.expert import ExpertBot
 from ..bots import Bot, make_bot
 from ..errors import IllegalActionError, NotationError
@@ -53,7 +53,7 @@ from ..rules import Rules
 from ..state import Phase, State, new_match
 from ..views import view
 from . import following
-from .advice import Advisor, expert_choice
+from .advice import Advisor, Work, expert_move
 from .aids import Aids
 from .commits import Committer
 from .connection import Close, Connection
@@ -144,11 +144,20 @@ class Table:
         self.on_lost: Callable[[Table], None] = lambda _table: None
         #: makes the rematch table (the hub's, which keeps the tables)
         self.make_rematch: RematchMaker = _no_rematch
-        #: when the last move was made, the last connection left or the table was
-        #: loaded (wall clock): an abandoned table expires ``abandoned_ttl`` after it
+        #: the table's last real activity (wall clock): its creation, a person's move,
+        #: the last connection leaving (kept in the database: a restart keeps it; bots'
+        #: moves and timers do not count). An abandoned table expires ``abandoned_ttl``
+        #: after it
         self.last_active = settings.wall_clock()
         #: the hints and win chances
         self.aids = Aids(self)
+        #: writes of the last activity under way
+        self._keeping: set[asyncio.Future[None]] = set()
+        #: the address of the table's creator (after a restart: of the first person to
+        #: join it): its expert bots' share of the AI work is that address's
+        self.creator = ""
+        #: whether the bots and timers stopped because nobody is there (``bot_grace``)
+        self.paused = False
 
     # -- building -------------------------------------------------------------------------
 
@@ -159,12 +168,16 @@ class Table:
                 ready: Sequence[int] = (),
                 cuts: str | None = None, party: str | None = None,
                 hints: bool = False, owned: bool = True,
-                owner: str | None = None, reactions: bool = True) -> Table:
+                owner: str | None = None, reactions: bool = True,
+                active: float | None = None) -> Table:
         """A stored table, its match rebuilt by replaying its record (with the cards cut
-        for the dealer, ``cuts``, when they were kept). Raises what the record breaks (a
-        ``TrashError``) or what the row lacks."""
+        for the dealer, ``cuts``, when they were kept), and its last real activity
+        (``active``, if known). Raises what the record breaks (a ``TrashError``) or what
+        the row lacks."""
         table = cls(table_id, rules, seats, status, rematch, settings, store, committer,
                     advisor, ready, party, hints, owned, owner, reactions)
+        if active is not None:
+            table.last_active = active
         if moves:
             table.state, table.move_events = replay(
                 rules, tuple(s.name or "" for s in seats), moves, cuts)
@@ -387,10 +400,25 @@ class Table:
             conn.error(exc.code, exc.message, exc.retry_after)
 
     def detach(self, conn: Connection) -> None:
+        if conn not in self.conns:
+            return
         self.conns.discard(conn)
         if not self.conns:
             self.last_active = self.settings.wall_clock()
             self.aids.unwatched()  # nobody watches: the update is not wanted
+            if self.owned:
+                self._keep_active(self.last_active)
+
+    def _keep_active(self, when: float) -> None:
+        """Store ``when`` as the last real activity, in the background."""
+        async def keep() -> None:
+            try:
+                await self.committer.write(self.store.touch, self.id, when)
+            except WriteError as exc:  # the clock in memory is right; a restart is early
+                log.info("table %s: its last activity could not be saved: %s", self.id, exc)
+        task = asyncio.ensure_future(keep())
+        self._keeping.add(task)
+        task.add_done_callback(self._keeping.discard)
 
     def close_connections(self, close: Close) -> None:
         """Close every connection (the table expired or was purged)."""
@@ -409,6 +437,11 @@ class Table:
         conn.seats = tuple(seats)
         conn.table_id = self.id
         self.conns.add(conn)
+        if not self.creator and seats:
+            self.creator = conn.address  # the creator's address was not kept: a player's
+        if self.paused:  # someone is here again: the bots go on
+            self.paused = False
+            self.schedule()
         conn.send_json({"type": "joined", "table_id": self.id, "seats": seats,
                         "version": self.version, "table": self.info()})
         if self.state is None or conn.caught_up == self.version:
@@ -483,15 +516,20 @@ class Table:
         status = advance.status
         start = self.version
         clear = bool(self.ready) and advance.state.phase is not Phase.ROUND_OVER
+        # a person's move is real activity (kept with the moves); a bot's is not
+        active = self.settings.wall_clock() if seat is not None and seat not in self.bots \
+            else None
         await self.committer.add_moves(MoveWrite(
             self.id, start, advance.entries,
-            status if status != self.status or start == 0 else None, clear_ready=clear))
+            status if status != self.status or start == 0 else None, clear_ready=clear,
+            active=active))
+        if active is not None:
+            self.last_active = active
         self.publish(advance)
 
     def publish(self, advance: Advance) -> None:
         """Committed moves: the table takes them and every connection hears of them."""
         start = self.version
-        self.last_active = self.settings.wall_clock()
         self.status = advance.status
         self.state = advance.state
         self.moves.extend(advance.entries)
@@ -529,22 +567,31 @@ class Table:
         moves, or (``None``) the next round is dealt. If the move cannot be saved, try
         again later (after a pause that doubles up to ``retry_max``)."""
         await asyncio.sleep(delay)
+        if self._unwatched():  # nobody there for a while: stop until someone joins
+            self.paused = True
+            return
         bot = self.bots.get(bot_seat) if bot_seat is not None else None
         thought: Action | None = None
         if isinstance(bot, ExpertBot) and bot_seat is not None:
             state = self.state  # the expert thinks off the loop, on its view, unlocked
             if state is None or self.version != version or state.to_act != bot_seat:
                 return
-            odds = self.advisor.odds.ready(self.rules, len(self.seats))
-            try:
-                thought = await self.advisor.run(
-                    expert_choice, bot, view(state, bot_seat), odds, required=True,
-                    wanted=lambda: self.version == version)
-            except ProtocolError:  # the table moved on: this decision is not needed
-                return
-            except Exception:  # a bug must not kill the table silently
-                log.exception("table %s: the expert bot failed", self.id)
-                return
+            seat_view = view(state, bot_seat)
+            if len(seat_view.legal) > 1 and CALL not in seat_view.legal:  # a search
+                odds = self.advisor.odds.ready(self.rules, len(self.seats))
+                try:  # in a worker process, as a share of the creator's AI work
+                    thought = await self.advisor.run(
+                        expert_move, seat_view, odds, bot.rng.random(), kind=Work.BOT,
+                        key=self.creator or f"table {self.id}",
+                        wanted=lambda: self.version == version)
+                except ProtocolError:  # the table moved on: this decision is not needed
+                    return
+                except Exception:  # a bug or a lost worker: try again, never stall
+                    log.exception("table %s: the expert bot failed", self.id)
+                    pause = min(self.settings.retry_max, 2.0 ** failures)
+                    self._task = asyncio.create_task(
+                        self._after(pause, bot_seat, version, failures + 1))
+                    return
         async with self.lock:
             state = self.state
             if state is None or self.version != version:
@@ -569,6 +616,13 @@ class Table:
                     self._after(pause, bot_seat, version, failures + 1))
             except Exception:  # a bug must not kill the table silently
                 log.exception("table %s: automatic move failed", self.id)
+
+    def _unwatched(self) -> bool:
+        """Whether nobody has been connected for ``bot_grace`` seconds after the last
+        real activity (one process only: with several, another's watchers are not
+        seen here, so bots never stop)."""
+        return (not self.conns and self.store.bus is None and self.settings.wall_clock()
+                - self.last_active > self.settings.bot_grace)
 
     def cancel(self) -> None:
         if self._task is not None:

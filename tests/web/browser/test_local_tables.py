@@ -289,8 +289,11 @@ def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: P
         [frame] = [f for f in frames if f["type"] == "hint"]
         for index, line in enumerate(frame["actions"]):
             code, params = line["reason"]["code"], line["reason"]["params"]
-            words = re.sub(r"\{(\w+)\}", lambda m, p=params: str(p[m.group(1)]),
-                           dutch[f"reason.{code}"])
+            message = dutch[f"reason.{code}"]
+            if isinstance(message, dict):  # a count: its plural form, written the Dutch way
+                message = message["one" if params["count"] == 1 else "other"]
+                params = {**params, "count": f"{params['count']:g}".replace(".", ",")}
+            words = re.sub(r"\{(\w+)\}", lambda m, p=params: str(p[m.group(1)]), message)
             assert rows.nth(index).locator("td").nth(2).inner_text() == words
 
 
@@ -396,7 +399,9 @@ def test_offline_a_local_match_has_hints_with_reasons_and_a_review_on_this_devic
             "After the last move" in page.inner_text("#move-text")
     judged = [text for text in said if text]
     assert judged
-    assert all(" chose " in text for text in judged), judged
+    # each decision told in sentences: what was done, then the best move or the cost
+    assert all(re.search(r"\.( The best move\.| As good as the best move within the noise\.|"
+                         r" .+ was better\. .*(cost|loss).*)$", text) for text in judged), judged
     assert any("Ana" in text for text in judged)
     assert page.locator("#review-error").is_hidden()
 

@@ -185,6 +185,7 @@ def test_the_static_build_under_a_sub_path_plays_offline_after_one_visit(
         new_context: Any, tmp_path: Path) -> None:
     """A GitHub Pages project site: the build at https://user.github.io/REPO/. Every
     address the pages, the worker and the manifest ask for stays under /REPO/."""
+    (tmp_path / "host").mkdir()  # the build makes no folder above its own (docs/files.md)
     build_static(Settings().static_dir, Settings().templates_dir, tmp_path / "host" / "trash")
     requested: list[str] = []
     with static_host(tmp_path / "host", requested) as host:

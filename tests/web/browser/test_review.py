@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import scenes
 from playwright.sync_api import expect
 
+from support import cached_odds
+
 
 def _finished_record(server: str) -> str:
+    cached_odds(start_size=5, rounds_to_win=1)  # the review needs the rules' table
     made = httpx.post(f"{server}/api/tables", json={
         "rules": {"preset": "standard", "start_size": 5, "rounds_to_win": 1},
         "seats": [{"kind": "bot", "bot": "expert"}, {"kind": "bot", "bot": "greedy"}]}).json()
@@ -128,4 +133,174 @@ def test_the_review_reads_like_a_replay_and_fits_a_phone(new_context: Any, serve
         .map((el) => el.tagName + '.' + el.className + '#' + el.id)""")
     assert wide == [], f"sticks out sideways: {wide}"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert serious_violations(page) == []
+
+
+# -- a review that reads like a coach (issue 28) -----------------------------------------
+
+GOLDEN = Path(__file__).parents[2] / "data" / "kids-2p-review.trash.json"
+#: The golden record's first two rounds (Lee, at random, leaves fitting discards and
+#: throws a wild away in them): a review a loaded machine does quickly.
+MOVES = 33
+#: The least font size of the chart's labels, in CSS px, on a phone.
+READABLE_PX = 12
+
+
+@pytest.fixture(scope="module")
+def review_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose reviews may take as long as a loaded machine needs."""
+    from browserkit import serve
+
+    with serve(tmp_path_factory.mktemp("review") / "tables.sqlite3",
+               options=("--review-deadline", "600")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from trashcards.record import Record, load
+
+    whole = load(GOLDEN)
+    path = tmp_path_factory.mktemp("record") / "two-rounds.trash.json"
+    Record(whole.rules, whole.players, whole.moves[:MOVES]).dump(path)
+    return path
+
+
+def _open_review(new_context: Any, server: str, record: Path, locale: str = "en-US",
+                 width: int = 1280) -> tuple[Any, dict[str, Any]]:
+    """The Review page of ``record``, and the server's review of it (the same JSON the
+    page got: reviews are seeded)."""
+    context = new_context(locale=locale, viewport={"width": width, "height": 900},
+                          is_mobile=width < 500)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/review")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#review:not([hidden]), #review-error:not([hidden])",
+                           timeout=600_000)
+    assert page.locator("#review-error").is_hidden(), page.inner_text("#review-error")
+    page.wait_for_selector("#lessons li")
+    found = httpx.post(f"{server}/api/review", content=record.read_bytes(),
+                       headers={"Content-Type": "application/json"}, timeout=600).json()
+    assert errors == [], errors
+    return page, found
+
+
+def _figures(page: Any) -> list[dict[str, str]]:
+    return page.evaluate("""() => [...document.querySelectorAll('#summary-body tr')].map(
+        (row) => Object.fromEntries([...row.querySelectorAll('td')].map(
+            (td) => [td.dataset.figure, td.innerText.trim()])))""")
+
+
+def _python_lesson(found: dict[str, Any], move: int) -> str:
+    """What `trashcards review` says of the decision at ``move`` (English), with slot 1
+    labelled A as on the page's boards."""
+    from trashcards.actions import parse_action
+    from trashcards.ai.review import Decision
+    from trashcards.ai.reviewtext import Message, english, lesson
+    from trashcards.record import load
+    from trashcards.views import view
+
+    d = next(d for d in found["decisions"] if d["move"] == move)
+    decision = Decision(d["move"], d["seat"], d["round"], parse_action(d["taken"]),
+                        parse_action(d["best"]), d["options"], d["cost"],
+                        tuple(d["cost_ci"]), d["round_cost"], d["match_win_before"],
+                        d["match_win_after"], tuple(parse_action(a) for a in d["tied"]),
+                        d["measured"], d["exact"], d["kind"])
+    record = load(GOLDEN)  # its first moves are the reviewed record
+    seen = view(record.replay(move), d["seat"])
+    told = [Message(m.key, {**m.params, "slot": "A"} if m.params.get("slot") == 1 else m.params)
+            for m in lesson(decision, seen, found["players"][d["seat"]])]
+    return " ".join(english(m) for m in told)
+
+
+def test_the_review_gives_each_player_s_figures_and_tells_each_mistake(
+        new_context: Any, review_server: str, record_file: Path) -> None:
+    """Issue 28: mistakes, small losses, decisions that matched the best and the largest
+    single loss — never a sum of points —; each mistake a sentence with the better move
+    and the cost's interval, beside the player's board with its slot labels; the same
+    sentence `trashcards review` prints."""
+    page, found = _open_review(new_context, review_server, record_file)
+    figures = _figures(page)
+    for shown, s in zip(figures, found["summary"], strict=True):
+        assert shown["mistakes"] == str(s["mistakes"])
+        assert shown["small"] == str(s["small_losses"])
+        percent = round(100 * s["matched"] / s["decisions"])
+        assert shown["matched"] == f"{s['matched']} of {s['decisions']} decisions ({percent} %)"
+        largest = s["largest_loss"]
+        if largest:
+            assert re.fullmatch(r"[\d.]+ points of match-win chance \(move (\d+)\)",
+                                shown["largest"]), shown
+            assert shown["largest"].endswith(f"(move {largest['move'] + 1})")
+    text = page.locator("#review").inner_text()
+    assert "given away" not in text
+    assert not re.search(r"\d{3,}\.\d points", text)  # no sum of points
+    assert "chose throw" not in text
+    losses = [d for d in found["decisions"] if d["kind"] != "ok"]
+    items = page.locator("#lessons li")
+    assert items.count() == len(losses) > 0
+    wild = next(d for d in losses if d["taken"] == "trash" and d["best"].startswith("wild"))
+    item = page.locator(f"#lesson-{wild['move']}")
+    said = item.locator(".lesson-text").inner_text()
+    assert "chose to throw it away" in said
+    cost = (r"It cost exactly [\d.]+ points of match-win chance\." if wild.get("exact") else
+            r"It cost [\d.]+ points of match-win chance \(95 %: [\d.]+ to [\d.]+\)\.")
+    assert re.search(cost, said), said
+    assert said == _python_lesson(found, wild["move"])
+    assert item.locator(".lesson-kind").inner_text() == "Mistake"
+    labels = item.locator(".lesson-board .slot-label").all_inner_texts()
+    size = found["positions"][wild["move"]]["players"][wild["seat"]]["board_size"]
+    assert labels == ["A", *(str(k) for k in range(2, size + 1))]
+    assert item.locator(".lesson-board .card").count() == size
+    # a click on the mistake steps the position there
+    item.locator(".lesson-where").click()
+    assert page.locator("#move-slider").input_value() == str(wild["move"])
+    assert page.locator("#decision-text").inner_text() == said
+
+
+def test_the_review_is_told_in_dutch(new_context: Any, review_server: str,
+                                     record_file: Path) -> None:
+    page, found = _open_review(new_context, review_server, record_file, locale="nl-NL")
+    headers = page.locator(".summary-table thead th").all_inner_texts()
+    assert headers == ["Speler", "Fouten", "Kleine verliezen", "Gelijk aan de beste zet",
+                       "Grootste verlies"]
+    figures = _figures(page)
+    assert all(re.fullmatch(r"\d+ van \d+ beslissingen \(\d+ %\)", f["matched"])
+               for f in figures), figures
+    losses = [d for d in found["decisions"] if d["kind"] != "ok"]
+    stock = next(d for d in losses if d["taken"] == "stock")
+    said = page.locator(f"#lesson-{stock['move']} .lesson-text").inner_text()
+    assert re.match(r"Lee liet \S+ op de aflegstapel liggen en trok van de stapel\. "
+                    r"\S+ van de aflegstapel pakken was beter\. Dat kostte \d+,\d+ "
+                    r"procentpunt kans om de partij te winnen \(95 %: \d+,\d+ tot \d+,\d+\)\.",
+                    said), said
+    assert page.locator(f"#lesson-{stock['move']} .lesson-kind").inner_text() == "Fout"
+
+
+def test_the_chart_is_readable_on_a_phone(new_context: Any, review_server: str,
+                                         record_file: Path) -> None:
+    """At 390 px the chart's labels are at least READABLE_PX CSS pixels high and none
+    overlaps another; nothing sticks out sideways; axe finds nothing serious."""
+    page, _found = _open_review(new_context, review_server, record_file, width=390)
+    sizes = page.evaluate("""() => {
+        const svg = document.querySelector('#chart svg');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return [...svg.querySelectorAll('text')].map(
+            (t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+    }""")
+    assert len(sizes) == 6  # five levels and the moves
+    assert min(sizes) >= READABLE_PX, sizes
+    boxes = page.evaluate("""() => [...document.querySelectorAll('#chart svg text')].map(
+        (t) => { const r = t.getBoundingClientRect();
+                 return [r.left, r.top, r.right, r.bottom]; })""")
+    for i, a in enumerate(boxes):
+        assert a[3] - a[1] >= READABLE_PX - 1, a
+        for b in boxes[i + 1:]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (a, b)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # the mistakes' list and boards pass axe too (contrast, names, structure)
+    from test_languages_and_access import serious_violations
+
     assert serious_violations(page) == []

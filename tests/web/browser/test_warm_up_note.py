@@ -32,8 +32,9 @@ def test_the_table_page_says_the_ai_warms_up_until_it_is_ready(new_context: Any,
     context.route("**/healthz", health)
     page = scenes.open_page(context, server, answer["table_id"], tokens)
     note = page.locator("#notes .note-warmup")
-    expect(note).to_have_text("The server is warming up its AI after a start: hints, win "
-                              "chances and the expert computer come in a moment.")
+    expect(note).to_have_text("The server is warming up its AI after a start: for a "
+                              "moment, hints and win chances are coarser and the expert "
+                              "computer thinks less.")
     state["ai"] = "ready"
     expect(note).to_have_count(0, timeout=10_000)
     asked = state["asked"]

@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as engine from "../../../src/trashcards/web/static/js/local/engine.js";
 import { decide } from "../../../src/trashcards/web/static/js/local/bots.js";
-import { comparisonOf, confirmPaired, decisionJson, hintJson, sampleAdaptively, verdict }
-  from "../../../src/trashcards/web/static/js/local/coach.js";
+import { comparisonOf, confirmPaired, decisionJson, hintJson, plannedLooks, sampleAdaptively,
+  verdict } from "../../../src/trashcards/web/static/js/local/coach.js";
 import { hint } from "../../../src/trashcards/web/static/js/local/hint.js";
 import { localReview, positionsOf, reviewRecord }
   from "../../../src/trashcards/web/static/js/local/review.js";
@@ -34,7 +34,8 @@ function drawFrom(table) {
 
 function compared(view, rules, table) {
   const data = sampleAdaptively(view.legal, view.to_act, drawFrom(table), SAMPLES, EXTRA, BATCH);
-  return comparisonOf(view, view.legal, data, decide("greedy", view, null, rules));
+  return comparisonOf(view, view.legal, data, decide("greedy", view, null, rules),
+    plannedLooks(EXTRA, BATCH));
 }
 
 function checker(view, fresh, taken) {

@@ -87,7 +87,7 @@ def counter_slot(down: int, tab: Array, st: Array, dsc: int, dl: int, unseen: Ar
     return best + 1
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def decide(bot: int, phase: int, seat: int, down: int, can_discard: bool, must_play: bool,
            call_ok: bool, tab: Array, st: Array, ky: Array, dsc: int, dl: int,
            tmp: Array) -> int:

@@ -101,8 +101,8 @@ from .numbers import G, bounded, fy_step, match_keys, mix64, next_key
 __all__ = ["Flag", "Int", "new_match", "run", "stock_empty", "stuck"]
 
 Array = npt.NDArray[Any]
-#: The argument types of :func:`run`'s ``ext``/``pending``/``horizon`` and ``trace``:
-#: numpy scalars, so that numba compiles one copy (see :func:`run`).
+#: The argument types of :func:`run`'s ``ext``/``pending``/``horizon`` and ``trace``
+#: (any integer or boolean: :mod:`.jit` compiles one copy for all).
 Int = int | np.int64
 Flag = bool | np.bool_
 
@@ -142,7 +142,7 @@ def _log_cards(log: Array, lp: Array, kind: int, a: Array, at: int, n: int) -> N
 # -- the stock runs out -------------------------------------------------------------------------
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def stuck(tab: Array, st: Array, dsc: int, dl: int, players: int) -> bool:
     """Whether no card of the discard pile is playable on any board: a pip card whose
     slot is face down or holds a wild, a wild while a slot is face down.
@@ -196,7 +196,7 @@ def stock_empty(tab: Array, st: Array, dsc: int, dl: int, key: np.uint64, may_st
 # -- statistics ---------------------------------------------------------------------------------
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def _count(acc: Array, hist: Array, ovf: Array, kind: int, value: int) -> None:
     if value < hist.shape[0]:
         hist[value] += 1
@@ -213,7 +213,7 @@ def _count(acc: Array, hist: Array, ovf: Array, kind: int, value: int) -> None:
 # -- the state between two calls ----------------------------------------------------------------
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def _store(st: Array, ky: Array, phase: int, seat: int, card: int, called: bool,
            must_play: bool, unclaimed: int, final_from: int, winners: int, dealer: int,
            rnd: int, sp: int, se: int, dl: int, shuffled: bool, stock_public: bool,
@@ -245,7 +245,7 @@ def _store(st: Array, ky: Array, phase: int, seat: int, card: int, called: bool,
 # -- the game -----------------------------------------------------------------------------------
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def new_match(tab: Array, st: Array, ky: Array, skey: np.uint64, index: int) -> None:
     """``st``/``ky`` become match ``index`` of the run with seed key ``skey`` before the cut
     for the dealer (:func:`trashcards.state.new_match`)."""
@@ -281,7 +281,7 @@ def new_match(tab: Array, st: Array, ky: Array, skey: np.uint64, index: int) -> 
         st[O_CTR + s] = 0
 
 
-@kjit()
+@kjit(inline=True)
 def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, horizon: Int,
         acc: Array, thist: Array, rhist: Array, ovf: Array, tmp: Array,
         trace: Flag, log: Array, lp: Array) -> int:
@@ -302,9 +302,9 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
     ``acc``/``thist``/``rhist``/``ovf``; ``tmp`` is scratch (at least 11 entries); with
     ``trace``, chance moves and actions are appended to ``log``.
 
-    Callers pass ``ext``, ``pending``, ``horizon`` as ``np.int64`` and ``trace`` as
-    ``np.bool_`` values, never as bare literals: numba would compile a copy of this
-    large function for each literal value it is called with.
+    It is compiled once and inlined by LLVM into each caller (one call site each: the
+    whole-match loop, the traced match, the rollouts, the evaluation, the vector step),
+    where the constant arguments (``trace``, ``horizon``) prune what they rule out.
     """
     entry = st[S_PHASE]
     if entry == PH_MATCH_OVER:
@@ -581,7 +581,7 @@ def run(tab: Array, st: Array, ky: Array, bots: Array, ext: Int, pending: Int, h
                 # -- the penalty card (no stuck test: a claim is pending) --
                 if sp == se:
                     key = next_key(chance, nshuf)
-                    stock = stock_empty(tab, st, dsc, dl, key, np.bool_(False), players,
+                    stock = stock_empty(tab, st, dsc, dl, key, False, players,
                                         trace, log, lp)
                     if stock == 0:
                         state = 1

@@ -16,27 +16,49 @@ locations are never used: they are not guarded). Directories of other versions o
 sources that nothing used for a week are removed. :func:`kjit` points
 ``numba.config.CACHE_DIR`` there only while it makes each dispatcher (numba fixes a
 function's cache location then), so other numba code of the process is not affected.
+
+How the kernel compiles once (numba's own defaults would compile it many times over):
+
+* **Inlined by LLVM, typed once.** A small function the game calls in its inner loop is
+  marked ``inline=True``: numba types and lowers it once, as a function of its own, and
+  LLVM inlines it into every caller (numba's ``forceinline``). numba's own inlining
+  (``inline="always"``) copied its source into every caller instead, where numba typed
+  and lowered each copy again: the game's four shuffles, three bot decisions and five
+  stores, and the whole game inside the vector step, took most of the compile time (the
+  vector step alone about 100 s of CPU; docs/compile.md).
+* **One signature per function.** numba compiles a called function once per distinct
+  set of argument types, and it types a constant argument as its own literal type
+  (``Literal[int](0)``), so ``next_key(chance, 0)``, ``next_key(chance, 1)`` and
+  ``next_key(chance, n)`` were three compilations. The kernel's dispatcher
+  (:class:`KernelDispatcher`) types every call from compiled code by the arguments'
+  plain types, integers narrower than 64 bits widened to ``int64``: a literal, an
+  ``int32`` read from a state and an ``int64`` all share one compiled copy (the call
+  converts them). A test checks that every kernel function has one signature.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Final, Literal, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 import numba
+from numba.core import event, types
+from numba.core.registry import CPUDispatcher
 
-__all__ = ["CACHE_DIR", "SOURCES", "STALE_DAYS", "cache_dir", "guarded_jit", "kjit",
-           "source_hash"]
+__all__ = ["CACHE_DIR", "SOURCES", "STALE_DAYS", "KernelDispatcher", "cache_dir",
+           "canonical", "compiling", "guarded_jit", "kjit", "source_hash"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 _CONFIG: Any = numba.config  # typed loosely: its settings are set at import time
+_TYPES: Any = types  # numba's types, untyped
 _HERE: Final = Path(__file__).resolve().parent
 #: Every source file whose text the compiled kernel depends on: the kernel's modules and
 #: the modules they take constants from (a test checks that the list is complete).
@@ -104,25 +126,69 @@ def _prune(base: Path, keep: Path) -> None:
 CACHE_DIR: Final = cache_dir(SOURCES, _HERE)
 
 
-def guarded_jit(directory: str | None, inline: Literal["never", "always"] = "never",
+def canonical(kind: Any) -> Any:
+    """The numba type a kernel function is compiled for when called with an argument of
+    numba type ``kind``: its plain type (no literal value), an integer narrower than
+    64 bits widened to ``int64``."""
+    kind = _TYPES.unliteral(kind)
+    if isinstance(kind, _TYPES.Integer) and kind.bitwidth < 64:
+        return _TYPES.int64
+    return kind
+
+
+class KernelDispatcher(CPUDispatcher):  # numba's, untyped
+    """numba's CPU dispatcher, compiling a call from compiled code for the
+    :func:`canonical` types of its arguments (see the module)."""
+
+    def get_call_template(self, args: Any, kws: Any) -> Any:
+        return super().get_call_template(tuple(canonical(a) for a in args),
+                                         {k: canonical(v) for k, v in kws.items()})
+
+
+def guarded_jit(directory: str | None, inline: bool = False,
                 parallel: bool = False) -> Callable[[_F], _F]:
-    """``numba.njit(nogil=True)``, cached in ``directory`` (not cached if ``None``)."""
+    """A :class:`KernelDispatcher`: nopython, without the GIL, cached in ``directory``
+    (not cached if ``None``); ``inline``: LLVM inlines it into its callers."""
 
     def wrap(func: _F) -> _F:
-        if directory is None:
-            return cast(_F, numba.njit(nogil=True, parallel=parallel, inline=inline)(func))
+        options = {"nopython": True, "nogil": True, "parallel": parallel,
+                   "forceinline": inline}
         saved = _CONFIG.CACHE_DIR
-        _CONFIG.CACHE_DIR = directory
+        _CONFIG.CACHE_DIR = directory or saved
         try:
-            return cast(_F, numba.njit(nogil=True, cache=True, parallel=parallel,
-                                       inline=inline)(func))
+            dispatcher = KernelDispatcher(py_func=func, locals={}, targetoptions=options)
+            if directory is not None:
+                dispatcher.enable_caching()
         finally:
             _CONFIG.CACHE_DIR = saved
+        return cast(_F, dispatcher)
 
     return wrap
 
 
-def kjit(inline: Literal["never", "always"] = "never",
-         parallel: bool = False) -> Callable[[_F], _F]:
-    """The kernel's decorator: compiled without the GIL, cached in :data:`CACHE_DIR`."""
+def kjit(inline: bool = False, parallel: bool = False) -> Callable[[_F], _F]:
+    """The kernel's decorator: compiled without the GIL, cached in :data:`CACHE_DIR`;
+    ``inline``: a small function LLVM inlines into every caller, compiled once."""
     return guarded_jit(CACHE_DIR, inline, parallel)
+
+
+class _FirstCompile(event.Listener):  # numba's, untyped
+    def __init__(self, notice: Callable[[], None]) -> None:
+        self.notice: Callable[[], None] | None = notice
+
+    def on_start(self, _event: Any) -> None:
+        notice, self.notice = self.notice, None
+        if notice is not None:
+            notice()
+
+    def on_end(self, _event: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def compiling(notice: Callable[[], None]) -> Iterator[None]:
+    """Within the block, ``notice()`` is called once, when numba starts compiling (and
+    never when it loads everything from its cache): a command says that it compiles,
+    and only when it does."""
+    with event.install_listener("numba:compile", _FirstCompile(notice)):
+        yield

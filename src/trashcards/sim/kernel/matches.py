@@ -23,7 +23,7 @@ __all__ = ["play_many", "play_traced", "scratch"]
 Array = npt.NDArray[Any]
 
 
-@kjit()
+@kjit(inline=True)
 def scratch(tab: Array) -> tuple[Array, Array, Array]:
     """A state, its keys and scratch space for a table."""
     st = np.zeros(O_DECK + 2 * tab[T_CARDS], dtype=np.int32)
@@ -46,8 +46,8 @@ def play_many(tab: Array, bots: Array, skey: np.uint64, start: int, count: int,
         st, ky, tmp = scratch(tab)
         for index in range(lo, hi):
             new_match(tab, st, ky, skey, index)
-            run(tab, st, ky, bots, np.int64(-1), np.int64(-1), np.int64(H_MATCH), acc[b],
-                thist[b], rhist[b], ovf[b], tmp, np.bool_(False), log, lp)
+            run(tab, st, ky, bots, -1, -1, H_MATCH, acc[b], thist[b], rhist[b], ovf[b], tmp,
+                False, log, lp)
 
 
 @kjit()
@@ -60,5 +60,4 @@ def play_traced(tab: Array, bots: Array, skey: np.uint64, index: int, acc: Array
     tmp = np.zeros(16, dtype=np.int64)
     lp[0] = 0
     new_match(tab, st, ky, skey, index)
-    run(tab, st, ky, bots, np.int64(-1), np.int64(-1), np.int64(H_MATCH), acc, thist, rhist,
-        ovf, tmp, np.bool_(True), log, lp)
+    run(tab, st, ky, bots, -1, -1, H_MATCH, acc, thist, rhist, ovf, tmp, True, log, lp)

@@ -30,7 +30,7 @@ _TWO_53 = 1.0 / 9007199254740992.0
 assert MASK == (1 << 64) - 1
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def mix64(z: np.uint64) -> np.uint64:
     """The splitmix64 finalizer (:func:`trashcards.sim.rng.mix64`)."""
     z = (z ^ (z >> _U30)) * _M1
@@ -38,7 +38,7 @@ def mix64(z: np.uint64) -> np.uint64:
     return z ^ (z >> _U31)
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def bounded(x: np.uint64, m: int) -> int:
     """``floor(x · m / 2**64)``, as :func:`trashcards.sim.rng.bounded`."""
     mu = np.uint64(m)
@@ -53,7 +53,7 @@ def next_key(chance: np.uint64, t: int) -> np.uint64:
     return mix64(chance + np.uint64(t + 1) * G)
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def match_keys(ky: Array, skey: np.uint64, index: int, players: int) -> None:
     """The streams of match (or rollout, or sample) ``index`` of the run with seed key
     ``skey``: the chance stream and one bot stream per seat."""
@@ -64,7 +64,7 @@ def match_keys(ky: Array, skey: np.uint64, index: int, players: int) -> None:
         ky[K_BOT + s] = mix64(mk ^ (np.uint64(s + 2) * _STREAM))
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def uniform(ky: Array, st: Array, seat: int) -> float:
     """The next number of ``seat``'s bot stream, in [0, 1) (:meth:`KernelRandom.random`)."""
     n = st[O_CTR + seat] + 1
@@ -73,7 +73,7 @@ def uniform(ky: Array, st: Array, seat: int) -> float:
     return np.float64(x >> _U11) * _TWO_53
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def fy_step(a: Array, at: int, p: int, end: int, key: np.uint64) -> int:
     """Fisher–Yates at position ``p`` of ``a[at:at + end]`` with shuffle key ``key``: the
     card that lands there (:func:`trashcards.sim.rng.fisher_yates`, one position)."""

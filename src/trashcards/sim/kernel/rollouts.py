@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .game import Int, run
+from .game import run
 from .jit import kjit
 from .layout import (
     ACC_SIZE,
@@ -58,8 +58,7 @@ from .layout import (
 )
 from .numbers import fy_step, match_keys, next_key
 
-__all__ = ["ROLLOUT_SHUFFLES", "deal_states", "determinize", "evaluate", "rollout_end",
-           "rollouts"]
+__all__ = ["ROLLOUT_SHUFFLES", "deal_states", "determinize", "evaluate", "rollouts"]
 
 Array = npt.NDArray[Any]
 
@@ -67,7 +66,7 @@ Array = npt.NDArray[Any]
 ROLLOUT_SHUFFLES = 2
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def _streams(tab: Array, st: Array, ky: Array, skey: np.uint64, index: int) -> None:
     """The streams of rollout ``index``, every bot stream from its start."""
     match_keys(ky, skey, index, tab[T_PLAYERS])
@@ -76,30 +75,20 @@ def _streams(tab: Array, st: Array, ky: Array, skey: np.uint64, index: int) -> N
     st[S_NSHUF] = ROLLOUT_SHUFFLES
 
 
-@kjit(inline="always")
+@kjit(inline=True)
+def _copy(to: Array, source: Array) -> None:
+    """``to[:] = source`` (same length): numba compiles a slice assignment with its
+    shape-mismatch error message, which took seconds of the first compilation."""
+    for i in range(source.shape[0]):
+        to[i] = source[i]
+
+
+@kjit(inline=True)
 def _ended(st: Array) -> int:
     return int(st[S_PHASE] == PH_ROUND_OVER or st[S_PHASE] == PH_MATCH_OVER)
 
 
-@kjit()
-def _rollout(tab: Array, st: Array, ky: Array, bots: Array, pending: Int, horizon: int,
-             acc: Array, thist: Array, rhist: Array, ovf: Array, tmp: Array, log: Array,
-             lp: Array) -> tuple[int, int, int]:
-    """Play ``st`` on (streams already set), ``pending`` first if ≥ 0; the results."""
-    first_round = st[S_ROUND]
-    first_ended = _ended(st)
-    none = np.int64(-1)
-    status = run(tab, st, ky, bots, none, np.int64(pending), np.int64(H_ROUND), acc, thist,
-                 rhist, ovf, tmp, np.bool_(False), log, lp)
-    winners = st[S_WINNERS]
-    if horizon == H_MATCH and status == R_ROUND_OVER:
-        run(tab, st, ky, bots, none, none, np.int64(H_MATCH), acc, thist, rhist, ovf, tmp,
-            np.bool_(False), log, lp)
-    rounds = st[S_ROUND] - first_round + _ended(st) - first_ended
-    return winners, st[S_MATCH_WINNER], rounds
-
-
-@kjit()
+@kjit(inline=True)
 def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array]:
     acc = np.zeros(ACC_SIZE, dtype=np.int64)
     thist = np.zeros(TURNS_HIST, dtype=np.int64)
@@ -111,34 +100,43 @@ def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array]:
     return acc, thist, rhist, ovf, tmp, log, lp
 
 
+# A rollout plays ``st`` on (its streams set by :func:`_streams`), its pending action
+# first if there is one, to the end of the position's round, then, for the horizon
+# ``H_MATCH``, to the end of the match; the position's round's winners are read at the
+# end of that round. :func:`rollouts` and :func:`evaluate` each hold that loop: the
+# game is inlined into the function that calls it, so a helper holding the call would
+# be compiled as one more copy of the game.
+
+
 @kjit()
-def rollouts(tab: Array, base: Array, bots: Array, skey: np.uint64, first: int, horizon: int,
-             winners: Array, match_winner: Array, rounds: Array) -> None:
-    """Rollouts ``first`` … ``first + len(winners) - 1`` of the full state ``base``, every
-    seat played by its bot ``bots[seat]``, to the end of the round (``H_ROUND``) or of
-    the match (``H_MATCH``); their results go into the three output arrays."""
+def rollouts(tab: Array, base: Array, bots: Array, skey: np.uint64, first: int,
+             pending: int, horizon: int, winners: Array, match_winner: Array,
+             rounds: Array, st: Array, ky: Array) -> None:
+    """Rollouts ``first`` … ``first + len(winners) - 1`` of the full state ``base``, each
+    taking the action ``pending`` first (a kernel action; -1: none), then every seat
+    played by its bot ``bots[seat]``, to the end of the round (``H_ROUND``) or of the
+    match (``H_MATCH``); their results go into the three output arrays, and the last
+    one's end state into ``st``/``ky``."""
     acc, thist, rhist, ovf, tmp, log, lp = _scratch()
-    st = np.empty_like(base)
-    ky = np.zeros(KEYS, dtype=np.uint64)
     for r in range(winners.shape[0]):
-        st[:] = base
+        _copy(st, base)
         _streams(tab, st, ky, skey, first + r)
-        w, m, n = _rollout(tab, st, ky, bots, np.int64(-1), horizon, acc, thist, rhist, ovf,
-                           tmp, log, lp)
-        winners[r] = w
-        match_winner[r] = m
-        rounds[r] = n
-
-
-@kjit()
-def rollout_end(tab: Array, base: Array, bots: Array, skey: np.uint64, index: int,
-                pending: int, horizon: int, st: Array, ky: Array) -> tuple[int, int, int]:
-    """Rollout ``index`` of ``base`` as :func:`rollouts` plays it (``pending`` first, if
-    ≥ 0), leaving its end state in ``st``/``ky``; its results."""
-    acc, thist, rhist, ovf, tmp, log, lp = _scratch()
-    st[:] = base
-    _streams(tab, st, ky, skey, index)
-    return _rollout(tab, st, ky, bots, pending, horizon, acc, thist, rhist, ovf, tmp, log, lp)
+        first_round = st[S_ROUND]
+        first_ended = _ended(st)
+        upto = H_ROUND
+        act = pending
+        while True:
+            status = run(tab, st, ky, bots, -1, act, upto, acc, thist, rhist, ovf, tmp,
+                         False, log, lp)
+            if upto == H_ROUND:
+                winners[r] = st[S_WINNERS]
+                if horizon == H_MATCH and status == R_ROUND_OVER:
+                    upto = H_MATCH
+                    act = -1
+                    continue
+            break
+        match_winner[r] = st[S_MATCH_WINNER]
+        rounds[r] = st[S_ROUND] - first_round + _ended(st) - first_ended
 
 
 @kjit()
@@ -166,7 +164,7 @@ def determinize(tab: Array, pub: Array, chance: np.uint64, out: Array, pool: Arr
     """
     players = tab[T_PLAYERS]
     ncards = tab[T_CARDS]
-    out[:] = pub
+    _copy(out, pub)
     if pub[S_PHASE] == PH_DEAL or pub[S_PHASE] == PH_DEALER:
         return True  # nothing is dealt yet, so nothing is hidden
     dsc = O_DECK + ncards
@@ -263,11 +261,22 @@ def evaluate(tab: Array, pub: Array, actions: Array, bots: Array, skey: np.uint6
         if not determinize(tab, pub, ky[K_CHANCE], deal, pool, mark):
             return False
         for a in range(actions.shape[0]):
-            st[:] = deal
+            _copy(st, deal)
             _streams(tab, st, ky, skey, first + k)
-            w, m, n = _rollout(tab, st, ky, bots, actions[a], horizon, acc, thist, rhist, ovf,
-                               tmp, log, lp)
-            winners[a, k] = w
-            match_winner[a, k] = m
-            rounds[a, k] = n
+            first_round = st[S_ROUND]
+            first_ended = _ended(st)
+            upto = H_ROUND
+            act = actions[a]
+            while True:
+                status = run(tab, st, ky, bots, -1, act, upto, acc, thist, rhist, ovf, tmp,
+                             False, log, lp)
+                if upto == H_ROUND:
+                    winners[a, k] = st[S_WINNERS]
+                    if horizon == H_MATCH and status == R_ROUND_OVER:
+                        upto = H_MATCH
+                        act = -1
+                        continue
+                break
+            match_winner[a, k] = st[S_MATCH_WINNER]
+            rounds[a, k] = st[S_ROUND] - first_round + _ended(st) - first_ended
     return True

@@ -2,13 +2,15 @@
 other seats played by the kernel's bots, the agent's legal-action mask and the public
 encoding (:mod:`trashcards.public`) written after every step.
 
-Table ``i`` holds its state in row ``i`` of ``st``/``ky``. :func:`reset` deals a new match
-(match ``k`` of the table's seed key) and plays it to the agent's first decision;
-:func:`step` takes each table's action (an index in the fixed action list) and plays on
-to the agent's next decision, the match's end, or the table's move cap (``tab[T_MOVE_CAP]``
-player actions of every seat; 0: none). Both report, per table, the rounds won by the
-agent and by the others during the call, a reward made of given values of each round's
-and the match's outcome, whether the match is over or at its cap, and its winner.
+Table ``i`` holds its state in row ``i`` of ``st``/``ky``. :func:`reset` starts a new match
+(match ``k`` of the table's seed key); :func:`step` checks each table's action (an index
+in the fixed action list) and lists the tables to play; then :func:`advance` plays them
+on, to the agent's next decision (the first one, after a reset), the match's end, or the
+table's move cap (``tab[T_MOVE_CAP]`` player actions of every seat; 0: none), and
+reports, per table, the rounds won by the agent and by the others during the call, a
+reward made of given values of each round's and the match's outcome, whether the match
+is over or at its cap, and its winner. Only :func:`advance` plays the game, so the game
+is compiled into one entry point of the vector tables, not three.
 :func:`observation_batch` turns public encodings into the float observation of the
 environments (its recipe, a table of how each float is made, comes from
 :mod:`trashcards.envs.observation`).
@@ -104,14 +106,18 @@ from .layout import (
 )
 
 __all__ = ["DISABLED", "NEXT_STEP", "OBS_BIT", "OBS_CONSTANT", "OBS_EQUAL", "OBS_SCALE",
-           "SAME_STEP", "Features", "advance", "encode", "features", "legal_mask",
-           "observation_batch", "reset", "settle", "split_recipe", "step"]
+           "SAME_STEP", "Features", "Scratch", "advance", "encode", "features",
+           "legal_mask", "observation_batch", "reset", "scratch", "settle", "split_recipe",
+           "step"]
 
 Array = npt.NDArray[Any]
 #: The observation step inside the kernel: the recipe as :func:`split_recipe` packs it
 #: (operations, parameters, counts), the float32 array the floats go to ((N, F); 0 rows:
 #: not written).
 Features = tuple[Array, Array, Array, Array]
+#: The game's statistics and scratch arrays (:func:`scratch`): ``acc``, ``thist``,
+#: ``rhist``, ``ovf``, ``tmp``, ``log``, ``lp`` of :func:`~.game.run`.
+Scratch = tuple[Array, Array, Array, Array, Array, Array, Array]
 
 _CODES = np.array(ACTION_CODES, dtype=np.int64)
 #: The public phase code of each kernel phase (PH_DRAW, PH_RESHUFFLE, PH_WILD, PH_SWAP,
@@ -120,12 +126,9 @@ _PUBLIC_PHASE = np.array([0, 3, 1, 2, 3, 3, 3, 4, 5], dtype=np.int64)
 assert (PH_DRAW, PH_WILD, PH_SWAP, PH_ROUND_OVER, PH_MATCH_OVER) == (0, 2, 3, 7, 8)
 _WILD_ROLE = 0
 _U = np.uint64
-#: The game inlined into :func:`_advance`, its one caller here (a call passed every
-#: array's fields on the stack: about 80 words per table).
-_run_inline = kjit(inline="always")(cast(Any, run).py_func)
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def legal_mask(tab: Array, st: Array, out: Array) -> None:
     """``out[a]`` = 1 for each action of the fixed list the seat to act may take (all 0
     when no one is to act)."""
@@ -156,7 +159,7 @@ def legal_mask(tab: Array, st: Array, out: Array) -> None:
     out[14] = tab[T_CALL_TRASH] != 0 and st[S_CALLED] == 0
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def encode(tab: Array, st: Array, viewer: int, out: Array) -> None:
     """The public encoding of ``st`` for ``viewer`` (:func:`trashcards.public.encode`)."""
     players = tab[T_PLAYERS]
@@ -223,7 +226,7 @@ def encode(tab: Array, st: Array, viewer: int, out: Array) -> None:
     out[VIEWER] = viewer
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def _report(tab: Array, st: Array, agent: int, before: Array, i: int, value: float,
             mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array, reward: Array,
             done: Array, truncated: Array, winner: Array, feat: Features) -> None:
@@ -250,7 +253,7 @@ def _report(tab: Array, st: Array, agent: int, before: Array, i: int, value: flo
     _write_features(obs, i, feat)
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def _write_features(obs: Array, i: int, feat: Features) -> None:
     """The float observation of encoding ``obs[i]`` into ``feat[3][i]``, when that array
     has rows (the observation step inside the kernel): the recipe of
@@ -338,23 +341,20 @@ def split_recipe(kinds: Array, sources: Array, params: Array) -> tuple[Array, Ar
     return ops, values, counts
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def _capped(tab: Array, st: Array) -> bool:
     """The match is not over and has had its move cap of player actions."""
     cap = tab[T_MOVE_CAP]
     return bool(st[S_PHASE] != PH_MATCH_OVER and cap > 0 and st[S_MOVES] >= cap)
 
 
-@kjit()
-def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array]:
-    acc = np.zeros(ACC_SIZE, dtype=np.int64)
-    thist = np.zeros(TURNS_HIST, dtype=np.int64)
-    rhist = np.zeros(ROUNDS_HIST, dtype=np.int64)
-    ovf = np.zeros((OVERFLOW_SIZE, 2), dtype=np.int64)
-    tmp = np.zeros(16, dtype=np.int64)
-    log = np.zeros(1, dtype=np.int32)
-    lp = np.zeros(1, dtype=np.int64)
-    return acc, thist, rhist, ovf, tmp, log, lp
+def scratch() -> Scratch:
+    """The game's statistics and scratch arrays for :func:`advance` (the vector tables
+    keep one set: nothing is allocated per step)."""
+    return (np.zeros(ACC_SIZE, dtype=np.int64), np.zeros(TURNS_HIST, dtype=np.int64),
+            np.zeros(ROUNDS_HIST, dtype=np.int64), np.zeros((OVERFLOW_SIZE, 2), dtype=np.int64),
+            np.zeros(16, dtype=np.int64), np.zeros(1, dtype=np.int32),
+            np.zeros(1, dtype=np.int64))
 
 
 _CGUTILS: Any = cgutils  # typed loosely: numba has no annotations
@@ -386,9 +386,15 @@ def _unowned_intrinsic(typingctx: Any, arr: Any) -> Any:
 _unowned: Callable[[Array], Array] = cast(Any, _unowned_intrinsic)
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def _unowned_features(feat: Features) -> Features:
     return _unowned(feat[0]), _unowned(feat[1]), _unowned(feat[2]), _unowned(feat[3])
+
+
+@kjit(inline=True)
+def _unowned_scratch(work: Scratch) -> Scratch:
+    return (_unowned(work[0]), _unowned(work[1]), _unowned(work[2]), _unowned(work[3]),
+            _unowned(work[4]), _unowned(work[5]), _unowned(work[6]))
 
 
 @kjit()
@@ -396,7 +402,7 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
             pending: Array, round_values: Array, match_values: Array, before: Array,
             mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array,
             reward: Array, done: Array, truncated: Array, winner: Array, waiting: Array,
-            other_obs: Array, other_mask: Array, feat: Features) -> int:
+            other_obs: Array, other_mask: Array, feat: Features, work: Scratch) -> int:
     """Tables ``tables[j]`` play on from where they stand, the first decision taken by
     action ``pending[j]`` (an index in the fixed action list; -1: none; the caller has
     checked it is legal), to the agent's next
@@ -405,39 +411,32 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
     :func:`step`). A table stopped at an outside seat's decision gets ``waiting[i]`` = 1,
     that seat's legal actions in ``other_mask[i]`` and its public encoding in
     ``other_obs[i]``; every other table reports as :func:`step` says (rounds counted
-    from ``before[i]``). Returns how many tables wait."""
-    acc, thist, rhist, ovf, tmp, log, lp = _scratch()
-    return _advance(_unowned(tab), _unowned(st), _unowned(ky), _unowned(bots),
-                    _unowned(agent), _unowned(tables), _unowned(pending),
-                    _unowned(round_values), _unowned(match_values), _unowned(before),
-                    _unowned(mask), _unowned(obs), _unowned(agent_rounds),
-                    _unowned(other_rounds), _unowned(reward), _unowned(done),
-                    _unowned(truncated), _unowned(winner), _unowned(waiting),
-                    _unowned(other_obs), _unowned(other_mask),
-                    _unowned_features(feat),
-                    _unowned(acc), _unowned(thist), _unowned(rhist), _unowned(ovf),
-                    _unowned(tmp), _unowned(log), _unowned(lp))
+    from ``before[i]``). Returns how many tables wait. ``work``: :func:`scratch`.
 
-
-@kjit()
-def _advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: Array,
-             pending: Array, round_values: Array, match_values: Array, before: Array,
-             mask: Array, obs: Array, agent_rounds: Array, other_rounds: Array,
-             reward: Array, done: Array, truncated: Array, winner: Array, waiting: Array,
-             other_obs: Array, other_mask: Array, feat: Features, acc: Array, thist: Array,
-             rhist: Array, ovf: Array, tmp: Array, log: Array, lp: Array) -> int:
-    """:func:`advance` with its arrays unowned (:func:`_unowned`) and its scratch."""
+    The one kernel function that plays the game for the vector tables (:func:`reset`
+    and :func:`step` only prepare the tables for it): LLVM inlines the game into it
+    once, and it is compiled once."""
+    tab, st, ky, bots, agent = (_unowned(tab), _unowned(st), _unowned(ky), _unowned(bots),
+                                _unowned(agent))
+    tables, pending, before = _unowned(tables), _unowned(pending), _unowned(before)
+    round_values, match_values = _unowned(round_values), _unowned(match_values)
+    mask, obs, reward = _unowned(mask), _unowned(obs), _unowned(reward)
+    agent_rounds, other_rounds = _unowned(agent_rounds), _unowned(other_rounds)
+    done, truncated, winner = _unowned(done), _unowned(truncated), _unowned(winner)
+    waiting, other_obs, other_mask = _unowned(waiting), _unowned(other_obs), _unowned(other_mask)
+    feat = _unowned_features(feat)
+    acc, thist, rhist, ovf, tmp, log, lp = _unowned_scratch(work)
     count = 0
     for j in range(tables.shape[0]):
         i = tables[j]
         row = st[i]
         seat = agent[i]
         value = 0.0
-        act = np.int64(_CODES[pending[j]]) if pending[j] >= 0 else np.int64(-1)
+        act = _CODES[pending[j]] if pending[j] >= 0 else -1
         while True:
-            status = _run_inline(tab, row, ky[i], bots, seat, act, np.int64(H_ROUNDS), acc,
-                                 thist, rhist, ovf, tmp, np.bool_(False), log, lp)
-            act = np.int64(-1)
+            status = run(tab, row, ky[i], bots, seat, act, H_ROUNDS, acc, thist, rhist, ovf,
+                         tmp, False, log, lp)
+            act = -1
             if status in (R_ROUND_OVER, R_MATCH_OVER):
                 value += round_values[seat, row[S_WINNERS]]
             if status != R_ROUND_OVER:
@@ -459,58 +458,47 @@ def _advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables
 
 
 @kjit()
-def reset(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables: Array,
-          skeys: Array, indices: Array, before: Array, mask: Array, obs: Array,
-          agent_rounds: Array, other_rounds: Array, reward: Array, done: Array,
-          truncated: Array, winner: Array, waiting: Array, other_obs: Array,
-          other_mask: Array, feat: Features) -> int:
-    """Tables ``tables[j]`` start match ``indices[j]`` of seed key ``skeys[j]`` and play to
-    the agent's first decision (or, rarely, the match's end or the move cap), or to a
-    decision of a seat decided outside (see :func:`advance`; returns how many wait). What
-    they report comes from :func:`advance` with no values: a reset scores nothing."""
+def reset(tab: Array, st: Array, ky: Array, tables: Array, skeys: Array, indices: Array,
+          before: Array, reward: Array) -> None:
+    """Tables ``tables[j]`` start match ``indices[j]`` of seed key ``skeys[j]``: dealt
+    nothing yet, no rounds counted, no reward. :func:`advance` with no values and no
+    pending actions then plays them to the agent's first decision (or, rarely, the
+    match's end or the move cap), or to a decision of a seat decided outside: a reset
+    scores nothing."""
     st, ky, tables, before, reward = (_unowned(st), _unowned(ky), _unowned(tables),
                                       _unowned(before), _unowned(reward))
-    players = tab[T_PLAYERS]
-    zero_rounds = np.zeros((players, 1 << players), dtype=np.float64)
-    zero_match = np.zeros((players, players), dtype=np.float64)
-    pending = np.full(tables.shape[0], -1, dtype=np.int64)
     for j in range(tables.shape[0]):
         i = tables[j]
         new_match(tab, st[i], ky[i], skeys[j], indices[j])
         for s in range(4):
             before[i, s] = 0
         reward[i] = 0.0
-    return advance(tab, st, ky, bots, agent, tables, pending, zero_rounds, zero_match, before,
-                   mask, obs, agent_rounds, other_rounds, reward, done, truncated, winner,
-                   waiting, other_obs, other_mask, feat)
 
 
 @kjit()
-def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: Array,
-         round_values: Array, match_values: Array, before: Array, mask: Array, obs: Array,
-         agent_rounds: Array, other_rounds: Array, reward: Array, done: Array,
-         truncated: Array, winner: Array, illegal: Array, refuse: bool, waiting: Array,
-         other_obs: Array, other_mask: Array, feat: Features) -> int:
-    """Each table whose match goes on (not over, not at its move cap) takes its agent's
-    action ``actions[i]`` (an index in the fixed action list) and plays to the agent's
-    next decision, the match's end or the move cap (or, with seats decided outside, to
-    one of their decisions: :func:`advance`).
+def step(tab: Array, st: Array, actions: Array, before: Array, agent_rounds: Array,
+         other_rounds: Array, reward: Array, illegal: Array, refuse: bool, waiting: Array,
+         obs: Array, feat: Features, tables: Array, pending: Array) -> int:
+    """Prepare a step: each table whose match goes on (not over, not at its move cap)
+    is to take its agent's action ``actions[i]`` (an index in the fixed action list);
+    :func:`advance` then plays the tables listed in ``tables[:n]`` with the actions
+    ``pending[:n]`` to the agent's next decision, the match's end or the move cap (or,
+    with seats decided outside, to one of their decisions), where ``n`` is the number
+    returned.
 
-    ``reward[i]`` is the sum, in order, of ``round_values[agent, w]`` for every round that
-    ended during the call (``w``: the bit mask of its winners, 0 for a void round), plus
-    ``match_values[agent, winner]`` if the match ended.
+    ``reward[i]`` is then the sum, in order, of ``round_values[agent, w]`` for every
+    round that ended during the call (``w``: the bit mask of its winners, 0 for a void
+    round), plus ``match_values[agent, winner]`` if the match ended.
 
     Every action is checked first; ``illegal[i]`` marks the tables at fault and their
     number is returned as a negative number. With ``refuse``, one illegal action means
-    nothing is played; without, only the tables at fault are left as they are (reporting
-    no rounds and no reward). Tables whose match is over or at its cap are left as they
-    are and report no rounds and no reward. Otherwise returns how many tables wait for
-    an outside seat."""
-    tab, st, ky, bots, agent, actions = (_unowned(tab), _unowned(st), _unowned(ky),
-                                         _unowned(bots), _unowned(agent), _unowned(actions))
-    before, mask, obs, reward = _unowned(before), _unowned(mask), _unowned(obs), _unowned(reward)
+    nothing is to be played; without, only the tables at fault are left as they are
+    (reporting no rounds and no reward). Tables whose match is over or at its cap are
+    left as they are and report no rounds and no reward."""
+    st, actions, before = _unowned(st), _unowned(actions), _unowned(before)
     agent_rounds, other_rounds = _unowned(agent_rounds), _unowned(other_rounds)
-    illegal, waiting = _unowned(illegal), _unowned(waiting)
+    reward, illegal, waiting = _unowned(reward), _unowned(illegal), _unowned(waiting)
+    obs, tables, pending = _unowned(obs), _unowned(tables), _unowned(pending)
     feat = _unowned_features(feat)
     legal = np.zeros(ACTION_COUNT, dtype=np.uint8)
     bad = 0
@@ -535,23 +523,13 @@ def step(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, actions: A
             reward[i] = 0.0
             _write_features(obs, i, feat)  # unchanged, into a fresh array maybe
             continue
-        live += 1
-    tables = np.empty(live, dtype=np.int64)
-    pending = np.empty(live, dtype=np.int64)
-    live = 0
-    for i in range(st.shape[0]):
-        row = st[i]
-        if row[S_PHASE] == PH_MATCH_OVER or _capped(tab, row) or illegal[i]:
-            continue
         tables[live] = i
         pending[live] = actions[i]
         live += 1
         for s in range(tab[T_PLAYERS]):
             before[i, s] = row[O_WON + s]
         reward[i] = 0.0
-    return advance(tab, st, ky, bots, agent, tables, pending, round_values, match_values,
-                   before, mask, obs, agent_rounds, other_rounds, reward, done, truncated,
-                   winner, waiting, other_obs, other_mask, feat)
+    return live
 
 
 #: The autoreset modes of :func:`settle` (Gymnasium's ``AutoresetMode``).
@@ -603,7 +581,7 @@ OBS_SCALE: Final = 2
 OBS_BIT: Final = 3
 
 
-@kjit(inline="always")
+@kjit(inline=True)
 def features(row: Array, kinds: Array, sources: Array, params: Array, out: Array) -> None:
     """The float observation of one public encoding ``row`` into ``out`` (see
     :func:`observation_batch`)."""

@@ -8,7 +8,7 @@
 // The answer is docked (js/table.js and css/ai.css place it; it never covers the table):
 // its title row, the best move in one line, and the details, which fold away.
 
-import { t } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
 import { percent } from "./winbar.js";
 
 /** An action's record text ("stock", "discard", "wild 3", "swap", "trash", "call") in
@@ -20,11 +20,22 @@ export function describeAction(action) {
   return t(`move.${verb}`, { slot });
 }
 
+/** A number of points in the language's writing ("1", "1.5", "1,5"). Given as the
+ *  `count` of a plural message, it still picks the right form: "1" reads as one, and
+ *  every other value we write (1.5, 0.5, 1,5 …) takes the "other" form in all five
+ *  languages (CLDR: only an integer 1 is "one"; a comma number reads as not a number). */
+export function localNumber(value) {
+  return new Intl.NumberFormat(currentLanguage(), { maximumFractionDigits: 1,
+    useGrouping: false }).format(value);
+}
+
 /** A reason {code, params} in words (an older server's reason is a string already). */
 export function reasonText(reason) {
   if (reason == null) return "";
   if (typeof reason === "string") return reason;
-  return t(`reason.${reason.code}`, reason.params ?? {});
+  const params = { ...(reason.params ?? {}) };
+  if (typeof params.count === "number") params.count = localNumber(params.count);
+  return t(`reason.${reason.code}`, params);
 }
 
 /** The hint's conclusion: the best move, the moves equally good (the standard play
@@ -41,6 +52,39 @@ export function leadText(message, actionText = describeAction) {
   }
   return t("hint.best", { action: actionText(best.action), reason: reasonText(best.reason) })
     + (exact ? ` ${exact}` : "");
+}
+
+/** The texts of a move's row in the details: the move, its chance of winning the match
+ *  and the round, and its reason. The best and every move as good (which show the best's
+ *  chances: equal within the noise) show their 95 % intervals; a worse move shows how
+ *  much less it gives than the best, with the paired interval of that difference, never
+ *  an interval of its own that would overlap the best's and read as a tie. */
+export function rowTexts(message, line, index, actionText = describeAction) {
+  const good = index === 0 || line.equal_to_best || message.exact;
+  const chance = (value, ci) => t("hint.chance", { percent: percent(value), low: percent(ci[0]),
+    high: percent(ci[1]) });
+  if (good) {
+    return [actionText(line.action), chance(line.match_win, line.match_win_ci),
+      chance(line.round_win, line.round_win_ci), reasonText(line.reason)];
+  }
+  return [actionText(line.action),
+    t("hint.chance_behind", { percent: percent(line.match_win), count: costOf(line),
+      low: points(-line.vs_best[1]), high: points(-line.vs_best[0]) }),
+    t("hint.percent", { percent: percent(line.round_win) }), reasonText(line.reason)];
+}
+
+/** Match-win points (a chance difference × 100) to one decimal, in the language's
+ *  writing. */
+function points(difference) {
+  return localNumber(Math.round(Math.abs(difference) * 1000) / 10);
+}
+
+/** What a worse move costs, in points: its reason's figure (the paired mean), else the
+ *  middle of its paired interval (the same mean, from the rounded bounds). */
+function costOf(line) {
+  const count = line.reason?.params?.count;
+  if (typeof count === "number") return localNumber(count);
+  return points((line.vs_best[0] + line.vs_best[1]) / 2);
 }
 
 export class HintPanel {
@@ -185,17 +229,7 @@ export class HintPanel {
       const row = document.createElement("tr");
       row.dataset.action = line.action;
       if (index === 0 || line.equal_to_best) row.className = "best";
-      const cells = [
-        this.actionText(line.action),
-        t("hint.chance", { percent: percent(line.match_win),
-                           low: percent(line.match_win_ci[0]),
-                           high: percent(line.match_win_ci[1]) }),
-        t("hint.chance", { percent: percent(line.round_win),
-                           low: percent(line.round_win_ci[0]),
-                           high: percent(line.round_win_ci[1]) }),
-        reasonText(line.reason),
-      ];
-      cells.forEach((text, column) => {
+      rowTexts(message, line, index, this.actionText).forEach((text, column) => {
         const cell = document.createElement(column === 0 ? "th" : "td");
         if (column === 0) cell.scope = "row";
         cell.textContent = text;

@@ -315,6 +315,7 @@ async function createTable(event) {
  *  says why the rest is missing, instead of failing on "Create the table". */
 let serverAnswers = true;
 
+/** @returns {Promise<boolean>} */
 async function probeServer() {
   try {
     const response = await fetch(paths.health, { cache: "no-store" });
@@ -326,18 +327,22 @@ async function probeServer() {
   }
 }
 
+/** @param {boolean} answers */
 function applyServer(answers) {
   serverAnswers = answers;
   const onDevice = inputById("on-device");
   if (!answers) onDevice.checked = true;
   onDevice.disabled = !answers;
   $("no-server").hidden = answers;
-  for (const select of document.querySelectorAll(".seat-bot")) markServerLevels(select);
+  for (const select of document.querySelectorAll("select.seat-bot")) {
+    markServerLevels(/** @type {HTMLSelectElement} */ (select));
+  }
   updateSeatRows();
   refreshOpen();
 }
 
-/** With no server, the levels that play only there are offered disabled, saying so. */
+/** With no server, the levels that play only there are offered disabled, saying so.
+ *  @param {HTMLSelectElement} select */
 function markServerLevels(select) {
   for (const option of select.options) {
     const local = LOCAL_LEVELS.includes(option.value);

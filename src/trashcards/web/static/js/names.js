@@ -41,15 +41,28 @@ const REFUSED = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\u061c\u200e\u200f\u202a-\u202e\u2066-
 export const MAX_NAME = 24;
 
 /**
+ * Why a name breaks trashcards.names.check_name, as a message key, or null: empty (once
+ * trimmed), a refused character, or more than MAX_NAME characters (code points, as
+ * Python counts them: "😀" is one).
+ * @param {unknown} text @returns {string|null}
+ */
+export function nameFault(text) {
+  const name = String(text ?? "").trim();
+  if (!name) return "name.empty";
+  if (REFUSED.test(name)) return "name.bad_char";
+  if ([...name].length > MAX_NAME) return "name.too_long";
+  return null;
+}
+
+/**
  * Why a name people typed would be refused, as a message key, or null when it is fine:
  * the server's own check (trashcards.names.check_name, and no "bot:" prefix), said in
  * the reader's language before asking. The server still decides.
  */
 export function nameProblem(text) {
   const name = String(text ?? "").trim();
-  if (!name) return "name.empty";
-  if (REFUSED.test(name)) return "name.bad_char";
-  if ([...name].length > MAX_NAME) return "name.too_long";
+  const fault = nameFault(name);
+  if (fault) return fault;
   if (name.toLowerCase().startsWith("bot:")) return "name.reserved";
   return null;
 }

@@ -1,26 +1,32 @@
 // @ts-check
 // The Review page: a record (a downloaded file, or the table of ?table=ID) is sent to
 // the server, which judges every decision from what the players could see; the page draws
-// each player's chance of winning the match across the match (an SVG chart), sums up
-// each player, and shows the position at any move (step with the buttons, the slider,
-// the arrow keys, or a click on the chart). A table "On this device" (ids local-…), or
-// any record when the server cannot be reached, is reviewed on this device instead, in a
-// Web Worker (local/reviewworker.js), which answers what the server would: coarser, and
-// the notes say so (docs/offline.md).
+// each player's chance of winning the match across the match (an SVG chart drawn at the
+// width it is shown, so its labels keep their size on a phone), gives each player's
+// figures (mistakes, small losses, decisions that matched the best, the largest loss),
+// tells every mistake and small loss in sentences beside the player's board (slot
+// labels on the cards), and shows the position at any move (step with the buttons, the
+// slider, the arrow keys, or a click on the chart or on a mistake). A table "On this
+// device" (ids local-…), or any record when the server cannot be reached, is reviewed on
+// this device instead, in a Web Worker (local/reviewworker.js), which answers what the
+// server would: coarser, and the notes say so (docs/offline.md).
 
+import { slotLabel } from "./board.js";
 import { paths } from "./config.js";
 import { buttonById, inputById } from "./dom.js";
 import { cardElement, cardShort, isWildInSlot } from "./cards.js";
-import { describeAction } from "./hint.js";
 import { detectLanguage, loadLanguage, mountLanguageSwitcher, onLanguageChange, t,
          translatePage } from "./i18n.js";
 import { isLocalTableId, localRecordText } from "./local/tables.js";
 import { displayName } from "./names.js";
+import { figuresOf, headingOf, lessonOf, points, say } from "./reviewtext.js";
 import { percent } from "./winbar.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#1b6fd1", "#c2410c", "#7e22ce", "#047857"];
+/** The least cost of a mistake (trashcards.ai.review.THRESHOLD), for the notes. */
+const THRESHOLD = 0.005;
 
 let review = null;
 let moves = [];
@@ -114,6 +120,7 @@ function show() {
   $("review").hidden = false;
   drawChart();
   drawSummary();
+  drawLessons();
   const slider = inputById("move-slider");
   slider.max = String(review.positions.length - 1);
   goTo(review.positions.length - 1);
@@ -121,7 +128,11 @@ function show() {
 
 // -- the chart --------------------------------------------------------------------------
 
-const W = 640, H = 240, PAD = { left: 44, right: 12, top: 10, bottom: 28 };
+// The chart is drawn in CSS pixels at the width it is shown (redrawn when that changes),
+// so its labels keep their font size from a phone to a desktop.
+let W = 640;
+const H = 240;
+const PAD = { left: 46, right: 12, top: 12, bottom: 30 };
 
 function x(move) {
   const last = Math.max(1, review.positions.length - 1);
@@ -142,7 +153,8 @@ function series(seat) {
 }
 
 function drawChart() {
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
+  W = Math.max(280, Math.round($("chart").clientWidth || 640));
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
                              "aria-labelledby": "chart-title", class: "chart-svg" });
   for (const level of [0, 0.25, 0.5, 0.75, 1]) {
     chart.append(svg("line", { x1: PAD.left, x2: W - PAD.right, y1: y(level), y2: y(level),
@@ -164,7 +176,7 @@ function drawChart() {
   });
   for (const decision of review.decisions.filter((d) => d.mistake)) {
     chart.append(svg("circle", { cx: x(decision.move), cy: y(decision.match_win_before),
-                                 r: 3.5, class: "mistake",
+                                 r: 4, class: "mistake",
                                  fill: COLOURS[decision.seat % COLOURS.length] }));
   }
   const cursor = svg("line", { id: "chart-cursor", class: "cursor", y1: PAD.top,
@@ -194,6 +206,8 @@ function drawChart() {
 // -- the summary ------------------------------------------------------------------------
 
 function drawSummary() {
+  const labels = ["review.col_mistakes", "review.col_small", "review.col_matched",
+                  "review.col_largest"];
   $("summary-body").replaceChildren(...review.summary.map((s) => {
     const row = document.createElement("tr");
     row.dataset.seat = String(s.seat);
@@ -202,43 +216,126 @@ function drawSummary() {
     const shown = displayName(s.name);
     name.textContent = s.seat === review.winner ? t("review.winner", { name: shown }) : shown;
     row.append(name);
-    const cells = [
-      t("review.percent", { percent: Math.round(s.accuracy * 100) }),
-      t("review.mistakes", { count: s.mistakes, decisions: s.decisions }),
-      t("review.points", { points: (s.total_cost * 100).toFixed(1) }),
-    ];
-    const labels = ["review.col_accuracy", "review.col_mistakes", "review.col_cost"];
-    cells.forEach((text, i) => {
+    figuresOf(s).forEach((text, i) => {
       const td = document.createElement("td");
-      td.textContent = text;
       td.dataset.label = t(labels[i]); // a phone shows each row as a card of labelled lines
+      td.dataset.figure = labels[i].slice("review.col_".length);
+      if (i === 3 && s.largest_loss) {
+        const link = document.createElement("button");
+        link.type = "button";
+        link.className = "link-button";
+        link.textContent = text;
+        link.addEventListener("click", () => showLesson(s.largest_loss.move));
+        td.append(link);
+      } else {
+        td.textContent = text;
+      }
       row.append(td);
     });
-    const biggest = document.createElement("td");
-    biggest.dataset.label = t("review.col_biggest");
-    s.biggest_mistakes.forEach((move, i) => {
-      const link = document.createElement("button");
-      link.type = "button";
-      link.className = "link-button";
-      link.textContent = String(move + 1);
-      link.addEventListener("click", () => goTo(move));
-      if (i) biggest.append(" ");
-      biggest.append(link);
-    });
-    if (!s.biggest_mistakes.length) biggest.textContent = t("review.none");
-    row.append(biggest);
     return row;
   }));
   // A review computed on this device (docs/offline.md) has far fewer deals: say so.
   const here = review.engine === "local" ? [t("review.local")] : [];
   $("review-notes").textContent = [
-    t("review.method", { samples: review.samples }), ...here, ...review.notes].join(" ");
+    t("review.method", { samples: review.samples, threshold: points(THRESHOLD, 1) }), ...here,
+    ...review.notes].join(" ");
+}
+
+// -- the mistakes and small losses, in words ----------------------------------------------
+
+function drawLessons() {
+  const losses = review.decisions.filter((d) => d.kind !== "ok");
+  $("lessons-note").textContent = t("review.lessons_note", { threshold: points(THRESHOLD, 1) });
+  $("lessons-none").hidden = losses.length > 0;
+  $("lessons-none").textContent = t("review.lessons_none");
+  $("lessons").replaceChildren(...losses.map((d) => {
+    const item = document.createElement("li");
+    item.className = `lesson kind-${d.kind}`;
+    item.id = `lesson-${d.move}`;
+    item.dataset.move = String(d.move);
+    item.dataset.kind = d.kind;
+    const head = document.createElement("p");
+    head.className = "lesson-head";
+    const kind = document.createElement("span");
+    kind.className = "lesson-kind";
+    kind.textContent = t(`review.kind.${d.kind}`);
+    const where = document.createElement("button");
+    where.type = "button";
+    where.className = "link-button lesson-where";
+    where.textContent = headingOf(d, review.players[d.seat]);
+    where.addEventListener("click", () => goTo(d.move, { scroll: true }));
+    head.append(kind, " ", where);
+    const text = document.createElement("p");
+    text.className = "lesson-text";
+    const before = review.positions[d.move];
+    text.textContent = say(lessonOf(d, before, review.players[d.seat]));
+    item.append(head, text, seatPosition(before, d.seat));
+    return item;
+  }));
+}
+
+/** Show the lesson of the decision at `move` (from the figures). */
+function showLesson(move) {
+  const item = $(`lesson-${move}`);
+  if (item) {
+    item.scrollIntoView({ block: "center" });
+    const where = /** @type {HTMLElement | null} */ (item.querySelector(".lesson-where"));
+    where?.focus({ preventScroll: true });
+  }
+}
+
+/** A player's position before a decision: the top of the discard pile, the card in hand
+ *  and the player's board, each card with its slot's label under it. */
+function seatPosition(state, seat) {
+  const box = document.createElement("div");
+  box.className = "lesson-position";
+  const piles = document.createElement("div");
+  piles.className = "lesson-piles";
+  const top = state.discard.length ? state.discard[state.discard.length - 1] : null;
+  piles.append(labelledCard(top, t("review.discard_top"), { empty: !top }),
+               labelledCard(state.in_hand, t("review.in_hand"), { empty: !state.in_hand }));
+  const player = state.players[seat];
+  const board = document.createElement("div");
+  board.className = "lesson-board";
+  const title = document.createElement("p");
+  title.className = "lesson-board-title";
+  title.textContent = t("review.board_of", { name: displayName(player.name) });
+  board.append(title, slotsElement(player));
+  box.append(piles, board);
+  return box;
+}
+
+/** A card with a caption under it (a slot's label, or what the pile is). */
+function labelledCard(card, caption, { wild = false, empty = false } = {}) {
+  const figure = document.createElement("figure");
+  figure.className = "labelled-card";
+  const face = empty ? document.createElement("span") : cardElement(card, { wild });
+  face.classList.add("small");
+  if (empty) face.className = "card small empty";
+  const label = document.createElement("figcaption");
+  label.className = "slot-label";
+  label.textContent = caption;
+  figure.append(face, label);
+  return figure;
+}
+
+/** A board's slots, each card with its label (A, 2 … 10) under it. */
+function slotsElement(player) {
+  const row = document.createElement("div");
+  row.className = "review-slots";
+  player.slots.forEach((slot, i) => {
+    const card = slot.up ? slot.card : null;
+    row.append(labelledCard(card, slotLabel(i + 1),
+                            { wild: Boolean(slot.up && isWildInSlot(slot.card, i + 1)) }));
+  });
+  return row;
 }
 
 // -- the position -----------------------------------------------------------------------
 
-/** Show the position before move `index` (index = number of moves played). */
-function goTo(index) {
+/** Show the position before move `index` (index = number of moves played); with
+ *  `scroll`, bring the position into view. */
+function goTo(index, { scroll = false } = {}) {
   at = index;
   inputById("move-slider").value = String(index);
   const cursor = $("chart-cursor");
@@ -256,6 +353,7 @@ function goTo(index) {
   buttonById("first-move").disabled = index === 0;
   buttonById("next-move").disabled = index === total;
   buttonById("last-move").disabled = index === total;
+  if (scroll) $("position-title").scrollIntoView({ block: "start" });
 }
 
 /** Move `index` of the record (its text `move`) as the table's log says it: "Ana takes
@@ -302,15 +400,7 @@ function moveSentence(index, move) {
 }
 
 function decisionText(d) {
-  const name = review.players[d.seat];
-  if (d.taken === d.best) {
-    return t("review.decision_best", { name, action: describeAction(d.taken),
-                                       percent: percent(d.match_win_before) });
-  }
-  return t("review.decision_other", {
-    name, action: describeAction(d.taken), best: describeAction(d.best),
-    points: (d.cost * 100).toFixed(1), low: (d.cost_ci[0] * 100).toFixed(1),
-    high: (d.cost_ci[1] * 100).toFixed(1) });
+  return say(lessonOf(d, review.positions[d.move], review.players[d.seat]));
 }
 
 function drawPosition(state) {
@@ -321,15 +411,7 @@ function drawPosition(state) {
     const title = document.createElement("h3");
     title.textContent = t("review.board_title", { name: displayName(player.name),
                                                   count: player.rounds_won });
-    const row = document.createElement("div");
-    row.className = "review-slots";
-    player.slots.forEach((slot, i) => {
-      const card = cardElement(slot.up ? slot.card : null,
-                               { wild: Boolean(slot.up && isWildInSlot(slot.card, i + 1)) });
-      card.classList.add("small");
-      row.append(card);
-    });
-    box.append(title, row);
+    box.append(title, slotsElement(player));
     return box;
   });
   const facts = document.createElement("p");
@@ -369,7 +451,16 @@ async function main() {
   await loadLanguage(detectLanguage());
   translatePage();
   mountLanguageSwitcher($("lang"));
-  onLanguageChange(() => { translatePage(); if (review) { drawChart(); drawSummary(); goTo(at); } });
+  onLanguageChange(() => {
+    translatePage();
+    if (review) { drawChart(); drawSummary(); drawLessons(); goTo(at); }
+  });
+  // The chart is drawn at its shown width: draw it again when that changes.
+  let shownWidth = 0;
+  new ResizeObserver(() => {
+    const width = Math.round($("chart").clientWidth);
+    if (review && width && width !== shownWidth) { shownWidth = width; drawChart(); goTo(at); }
+  }).observe($("chart"));
   wire();
   const table = new URLSearchParams(location.search).get("table");
   if (table && isLocalTableId(table)) {

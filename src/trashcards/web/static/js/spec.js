@@ -151,10 +151,10 @@ export const COACH_REASONS = Object.freeze([
   "no_fit",
   "draw_stock",
   "wild_any",
-  "wild_fewest",
   "keep_wild",
   "swap_natural",
   "best_by",
+  "best_by_little",
   "standard_tie",
   "tie_lead",
   "equal",
@@ -162,7 +162,9 @@ export const COACH_REASONS = Object.freeze([
   "leaves_fitting",
   "feeds_next",
   "throws_wild",
-  "costs"
+  "call_first",
+  "costs",
+  "costs_little"
 ]);
 
 /** Every error code the server sends (`error.<code>`, docs/protocol.md). */

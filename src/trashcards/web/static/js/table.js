@@ -37,7 +37,8 @@ const controller = new TableController(app, view, {
 view.controller = controller;
 
 /** While the server's AI warms up after a start (`/healthz` says `"ai": "warming_up"`),
- *  a note says that hints, win chances and the expert computer wait for it. */
+ *  a note says that hints and win chances are coarser and the expert computer thinks
+ *  less meanwhile (the server answers on its slower engine rather than wait). */
 async function watchWarmUp() {
   for (;;) {
     let ai = null;

@@ -1,7 +1,7 @@
 // @ts-check
 // The coach on this device (docs/offline.md): how trashcards.ai.compare judges a decision
 // from each action's outcomes on common deals, trashcards.ai.reasons' reason codes, and
-// trashcards.ai.review's verdict on a move (only confirmed mistakes), ported function by
+// trashcards.ai.review's verdict on a move (only confirmed losses), ported function by
 // function. Where the outcomes come from (local/hint.js: deals sampled from the view,
 // played out by the "good" computer) is not here: given the same outcomes, this module
 // must give what the Python functions give (tests/web/test_js_coach.py checks it).
@@ -10,11 +10,12 @@
 // object; outcomes of an action are {match: [[chance of each seat], …], round: [[winners],
 // …]}, one entry per deal.
 
-import { unseenCards } from "./deals.js";
-
 export const CALL = "call";
 /** Deals per batch of adaptive sampling on the contested pair (the server's BATCH). */
 export const BATCH = 200;
+/** The most a comparison may err in telling two exactly equal moves apart, over all
+ *  the looks of its adaptive sampling (trashcards.ai.compare.ALPHA). */
+export const ALPHA = 0.01;
 /** A pair whose 95 % interval lies within ± this many match-win points is equal. */
 export const EQUIVALENT = 0.0025;
 /** The early stop of a confirmation: ± this many standard errors must exclude 0. */
@@ -33,6 +34,111 @@ const T975 = [12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2
 export function t975(df) {
   if (df < 1) throw new Error("degrees of freedom must be at least 1");
   return df <= T975.length ? T975[df - 1] : Z95;
+}
+
+/** The p quantile of the standard normal distribution (Wichura's AS241, as Python's
+ *  statistics.NormalDist.inv_cdf). */
+/* eslint-disable no-loss-of-precision -- Wichura's AS241 constants as published and as
+   CPython's statistics module writes them: both parse to the same doubles. */
+export function normalQuantile(p) {
+  const q = p - 0.5;
+  let r;
+  let num;
+  let den;
+  if (Math.abs(q) <= 0.425) {
+    r = 0.180625 - q * q;
+    num = (((((((2.5090809287301226727e+3 * r + 3.3430575583588128105e+4) * r
+      + 6.7265770927008700853e+4) * r + 4.5921953931549871457e+4) * r
+      + 1.3731693765509461125e+4) * r + 1.9715909503065514427e+3) * r
+      + 1.3314166789178437745e+2) * r + 3.3871328727963666080e+0) * q;
+    den = (((((((5.2264952788528545610e+3 * r + 2.8729085735721942674e+4) * r
+      + 3.9307895800092710610e+4) * r + 2.1213794301586595867e+4) * r
+      + 5.3941960214247511077e+3) * r + 6.8718700749205790830e+2) * r
+      + 4.2313330701600911252e+1) * r + 1.0);
+    return num / den;
+  }
+  r = q <= 0 ? p : 1.0 - p;
+  r = Math.sqrt(-Math.log(r));
+  if (r <= 5.0) {
+    r -= 1.6;
+    num = (((((((7.7454501427834140764e-4 * r + 2.27238449892691845833e-2) * r
+      + 2.41780725177450611770e-1) * r + 1.27045825245236838258e+0) * r
+      + 3.64784832476320460504e+0) * r + 5.76949722146069140550e+0) * r
+      + 4.63033784615654529590e+0) * r + 1.42343711074968357734e+0);
+    den = (((((((1.05075007164441684324e-9 * r + 5.47593808499534494600e-4) * r
+      + 1.51986665636164571966e-2) * r + 1.48103976427480074590e-1) * r
+      + 6.89767334985100004550e-1) * r + 1.67638483018380384940e+0) * r
+      + 2.05319162663775882187e+0) * r + 1.0);
+  } else {
+    r -= 5.0;
+    num = (((((((2.01033439929228813265e-7 * r + 2.71155556874348757815e-5) * r
+      + 1.24266094738807843860e-3) * r + 2.65321895265761230930e-2) * r
+      + 2.96560571828504891230e-1) * r + 1.78482653991729133580e+0) * r
+      + 5.46378491116411436990e+0) * r + 6.65790464350110377720e+0);
+    den = (((((((2.04426310338993978564e-15 * r + 1.42151175831644588870e-7) * r
+      + 1.84631831751005468180e-5) * r + 7.86869131145613259100e-4) * r
+      + 1.48753612908506148525e-2) * r + 1.36929880922735805310e-1) * r
+      + 5.99832206555887937690e-1) * r + 1.0);
+  }
+  const x = num / den;
+  return q < 0 ? -x : x;
+}
+/* eslint-enable no-loss-of-precision */
+
+/** P(|T| ≤ t) for Student's t with integer df (trashcards.estimates._t_inside). */
+function tInside(t, df) {
+  const theta = Math.atan(t / Math.sqrt(df));
+  const c = Math.cos(theta);
+  const s = Math.sin(theta);
+  const c2 = c * c;
+  let total = 0;
+  if (df % 2) {
+    let term = c;
+    for (let k = 1; k <= (df - 1) / 2; k += 1) {
+      total += term;
+      term *= (c2 * (2 * k)) / (2 * k + 1);
+    }
+    return (2 / Math.PI) * (theta + s * total);
+  }
+  let term = 1.0;
+  for (let k = 1; k <= df / 2; k += 1) {
+    total += term;
+    term *= (c2 * (2 * k - 1)) / (2 * k);
+  }
+  return s * total;
+}
+
+const tCache = new Map();
+
+/** The p quantile (1/2 < p < 1) of Student's t with df degrees of freedom
+ *  (trashcards.estimates.t_quantile: exact below 100, Cornish–Fisher from 100 on). */
+export function tQuantile(p, df) {
+  const key = `${p} ${df}`;
+  if (tCache.has(key)) return tCache.get(key);
+  let value;
+  if (df >= 100) {
+    const z = normalQuantile(p);
+    const z2 = z * z;
+    const g1 = ((z2 + 1) * z) / 4;
+    const g2 = (((5 * z2 + 16) * z2 + 3) * z) / 96;
+    const g3 = ((((3 * z2 + 19) * z2 + 17) * z2 - 15) * z) / 384;
+    const g4 = (((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z) / 92160;
+    value = z + (g1 + (g2 + (g3 + g4 / df) / df) / df) / df;
+  } else {
+    const inside = 2 * p - 1;
+    let low = 0.0;
+    let high = 1.0;
+    while (tInside(high, df) < inside) high *= 2;
+    for (let i = 0; i < 200; i += 1) {
+      const mid = (low + high) / 2;
+      if (tInside(mid, df) < inside) low = mid; else high = mid;
+      if (high - low <= 1e-13 * high) break;
+    }
+    value = (low + high) / 2;
+  }
+  if (tCache.size > 4096) tCache.clear();
+  tCache.set(key, value);
+  return value;
 }
 
 /** Python's round(x, digits) (half to even on exact ties). */
@@ -56,8 +162,9 @@ function sum(values) {
 }
 
 /** a − b on their common deals, with its 95 % interval (Student's t, or ± z standard
- *  errors): trashcards.ai.compare.paired_interval. */
-export function pairedInterval(a, b, z = null) {
+ *  errors, or the two-sided 1 − alpha interval by Student's t):
+ *  trashcards.ai.compare.paired_interval. */
+export function pairedInterval(a, b, z = null, alpha = null) {
   const n = Math.min(a.length, b.length);
   if (n === 0) throw new Error("no common deals");
   const diffs = [];
@@ -67,8 +174,17 @@ export function pairedInterval(a, b, z = null) {
   let squares = 0;
   for (const d of diffs) squares += (d - mean) ** 2;
   const variance = squares / (n - 1);
-  const half = (z === null ? t975(n - 1) : z) * Math.sqrt(variance / n);
+  let quantile;
+  if (z !== null) quantile = z;
+  else if (alpha !== null) quantile = tQuantile(1 - alpha / 2, n - 1);
+  else quantile = t975(n - 1);
+  const half = quantile * Math.sqrt(variance / n);
   return { mean, low: mean - half, high: mean + half, n };
+}
+
+/** How many times the adaptive sampling may look at a pair (compare.planned_looks). */
+export function plannedLooks(extra, batch = BATCH) {
+  return 1 + Math.max(0, Math.ceil(extra / Math.max(1, batch)));
 }
 
 export const significant = (p) => p.low > 0 || p.high < 0;
@@ -113,14 +229,15 @@ function leaderOf(data, chosen, seat) {
   return best;
 }
 
-/** The leader and its closest rival whose difference is still undecided, or null. */
-export function contested(data, chosen, seat) {
+/** The leader and its closest rival whose difference is still undecided (at level
+ *  alpha), or null. */
+export function contested(data, chosen, seat, alpha) {
   const leader = leaderOf(data, chosen, seat);
   const lead = mine(data[leader], seat);
   let pick = null;
   chosen.forEach((action, index) => {
     if (action === leader) return;
-    const diff = pairedInterval(mine(data[action], seat), lead);
+    const diff = pairedInterval(mine(data[action], seat), lead, null, alpha);
     if (significant(diff) || equivalent(diff)) return;
     const key = [-diff.mean, index];
     if (pick === null || key[0] < pick.key[0] || (key[0] === pick.key[0] && key[1] < pick.key[1])) {
@@ -132,16 +249,18 @@ export function contested(data, chosen, seat) {
 
 /** The sampling of compare: `samples` deals of every action (draw(actions, start,
  *  count) → the outcomes of each), then batches on the contested pair until it is
- *  decided or `extra` deals are spent; `more()` (this device's clock) may stop it early. */
+ *  decided (at level ALPHA / plannedLooks(extra, batch)) or `extra` deals are spent;
+ *  `more()` (this device's clock) may stop it early. */
 export function sampleAdaptively(chosen, seat, draw, samples, extra, batch = BATCH,
   more = () => true) {
+  const alpha = ALPHA / plannedLooks(extra, batch);
   const data = {};
   draw(chosen, 0, samples).forEach((found, i) => {
     data[chosen[i]] = { match: [...found.match], round: [...found.round] };
   });
   let spent = 0;
   while (chosen.length > 1 && spent < extra && more()) {
-    const pair = contested(data, chosen, seat);
+    const pair = contested(data, chosen, seat, alpha);
     if (pair === null) break;
     const target = Math.min(data[pair[0]].match.length, data[pair[1]].match.length)
       + Math.min(batch, extra - spent);
@@ -177,40 +296,76 @@ function byKeys(keys) {
   };
 }
 
-/** The comparison of these outcomes (trashcards.ai.compare.comparison_of): `order` best
- *  first (the tie group, then the rest), `values`, `vs_best` (paired, to the reported
- *  best), `tied`, `best`, `samples` (the most deals any action was played on). `greedy`:
+/** best_mean (the mean of all of `base`) plus the mean of other − base on their common
+ *  deals (`meanDiff` when given), with its 95 % interval (trashcards.ai.compare._shifted). */
+function shifted(base, other, baseMean, meanDiff) {
+  const big = base.length;
+  const n = Math.min(big, other.length);
+  const diffs = [];
+  for (let k = 0; k < n; k += 1) diffs.push(other[k] - base[k]);
+  const md = meanDiff === null ? sum(diffs) / n : meanDiff;
+  const value = Math.min(1.0, Math.max(0.0, baseMean + md));
+  if (n < 2) return { value, low: null, high: null, n };
+  const meanBase = sum(base) / big;
+  let varBase = 0;
+  for (const x of base) varBase += (x - meanBase) ** 2;
+  varBase /= big - 1;
+  const head = sum(base.slice(0, n)) / n;
+  let varDiff = 0;
+  for (const d of diffs) varDiff += (d - md) ** 2;
+  varDiff /= n - 1;
+  let cov = 0;
+  for (let k = 0; k < n; k += 1) cov += (base[k] - head) * (diffs[k] - md);
+  cov /= n - 1;
+  const variance = Math.max(0.0, varBase / big + varDiff / n + (2 * cov) / big);
+  const half = t975(n - 1) * Math.sqrt(variance);
+  return { value, low: value - half, high: value + half, n };
+}
+
+/** The comparison of these outcomes (trashcards.ai.compare.comparison_of), gathered in
+ *  `looks` looks at most: `order` best first (the tie group — the best, then the others
+ *  in legal order — then the rest by their difference to the best), `values`, `vs_best`
+ *  (paired, to the reported best, at level ALPHA / looks), `tied`, `best`, `samples`
+ *  (the most deals any action was played on), `figures` (what a hint shows). `greedy`:
  *  the standard play, reported best when it is in the tie group. */
-export function comparisonOf(view, chosen, data, greedy) {
+export function comparisonOf(view, chosen, data, greedy, looks = 1) {
   const seat = view.to_act;
   if (seat === null) throw new Error("no decision is due in this position");
   const players = view.players.length;
+  const alpha = ALPHA / looks;
   const values = {};
   for (const a of chosen) values[a] = valueOf(a, data[a], seat, players);
+  const versus = (a, b) => (a === b ? { mean: 0, low: 0, high: 0, n: data[b].match.length }
+    : pairedInterval(mine(data[a], seat), mine(data[b], seat), null, alpha));
   const leader = leaderOf(data, chosen, seat);
-  const lead = mine(data[leader], seat);
-  let tied = chosen.filter((a) => a === leader
-    || pairedInterval(mine(data[a], seat), lead).high >= 0);
-  const mean = (a) => values[a].match_win.value;
+  let tied = chosen.filter((a) => versus(a, leader).high >= 0);
   let best = tied.includes(greedy) ? greedy : leader;
   if (chosen.includes(CALL)) {  // calling is free (RULES.md §9): always first
     best = CALL;
-    const call = mine(data[CALL], seat);
-    tied = chosen.filter((a) => a === CALL || pairedInterval(mine(data[a], seat), call).high >= 0);
+    tied = chosen.filter((a) => versus(a, CALL).high >= 0);
   }
-  const base = mine(data[best], seat);
   const vsBest = {};
-  for (const a of chosen) {
-    vsBest[a] = a === best ? { mean: 0, low: 0, high: 0, n: base.length }
-      : pairedInterval(mine(data[a], seat), base);
-  }
-  tied.push(...chosen.filter((a) => !tied.includes(a) && vsBest[a].high >= 0));
-  tied.sort(byKeys((a) => [a !== best ? 1 : 0, -mean(a), chosen.indexOf(a)]));
-  const rest = chosen.filter((a) => !tied.includes(a))
-    .sort(byKeys((a) => [-mean(a), chosen.indexOf(a)]));
+  for (const a of chosen) vsBest[a] = versus(a, best);
+  const group = chosen.filter((a) => tied.includes(a) || vsBest[a].high >= 0);
+  group.sort(byKeys((a) => [a !== best ? 1 : 0, chosen.indexOf(a)]));
+  const rest = chosen.filter((a) => !group.includes(a))
+    .sort(byKeys((a) => [-vsBest[a].mean, chosen.indexOf(a)]));
   const samples = Math.max(...chosen.map((a) => data[a].match.length));
-  return { seat, order: [...tied, ...rest], values, vs_best: vsBest, tied, best: tied[0],
-    exact: false, samples, greedy };
+  const top = values[best];
+  const figures = {};
+  for (const a of chosen) {
+    if (group.includes(a)) {
+      figures[a] = { ...values[a], round_win: top.round_win, match_win: top.match_win };
+    } else {
+      const won = (found) => found.round.map((w) => (w.includes(seat) ? 1 : 0));
+      figures[a] = { ...values[a],
+        match_win: shifted(mine(data[best], seat), mine(data[a], seat), top.match_win.value,
+          vsBest[a].mean),
+        round_win: shifted(won(data[best]), won(data[a]), top.round_win.value, null) };
+    }
+  }
+  return { seat, order: [...group, ...rest], values, vs_best: vsBest, tied: group,
+    best: group[0], exact: false, samples, greedy, looks, figures };
 }
 
 /** The sequential test of confirm: best − taken on fresh deals (draw(start, count) →
@@ -229,6 +384,17 @@ export function confirmPaired(draw, samples, extra, batch = BATCH, more = () => 
     diff = pairedInterval(a, b);
   }
   return diff;
+}
+
+// -- symmetry (trashcards.ai.symmetry) ------------------------------------------------
+
+/** The action played out in place of `action` (the rollouts play like the "good"
+ *  computer, which always swaps): every wild placement is one move, played on the
+ *  highest face-down slot (trashcards.ai.symmetry.representative). */
+export function representative(view, action) {
+  if (!action.startsWith("wild ")) return action;
+  const slots = view.legal.filter((a) => a.startsWith("wild ")).map((a) => Number(a.slice(5)));
+  return `wild ${Math.max(...slots)}`;
 }
 
 // -- reasons (trashcards.ai.reasons) ----------------------------------------------------
@@ -259,16 +425,6 @@ function fits(view, rules, seat, card) {
   return role === 0 && slots.some((s) => !s.up);
 }
 
-/** How many natural cards of each slot are not in sight. */
-export function unseenNaturals(view, rules) {
-  const out = new Map();
-  for (const card of unseenCards(view, rules)) {
-    const role = rules.roles[card];
-    if (role > 0) out.set(role, (out.get(role) || 0) + 1);
-  }
-  return out;
-}
-
 function reason(code, params = {}) { return { code, params }; }
 
 function specific(view, rules, comparison, action) {
@@ -294,17 +450,9 @@ function specific(view, rules, comparison, action) {
     return null;
   }
   if (verb === "wild") {
+    // All placements are one move (trashcards.ai.symmetry): the sampled ones always tie.
     const wilds = comparison.order.filter((a) => verbOf(a) === "wild");
     if (wilds.length > 1 && wilds.every((a) => comparison.tied.includes(a))) return reason("wild_any");
-    const unseen = unseenNaturals(view, rules);
-    const count = (s) => unseen.get(s) || 0;
-    const down = [];
-    me.slots.forEach((slot, i) => { if (!slot.up) down.push(i + 1); });
-    const fewest = Math.min(...down.map(count));
-    const slot = Number(action.split(" ")[1]);
-    if (count(slot) === fewest && down.filter((s) => count(s) === fewest).length === 1) {
-      return reason("wild_fewest", { slot, unseen: fewest });
-    }
     return null;
   }
   if (verb === "swap" && hand !== null) {
@@ -323,17 +471,35 @@ function forBest(view, rules, comparison, action) {
   const found = specific(view, rules, comparison, action);
   if (found !== null) return found;
   const others = comparison.tied.length - 1;
-  if (others) return reason(action === comparison.greedy ? "standard_tie" : "tie_lead", { others });
+  if (others) {
+    return reason(action === comparison.greedy ? "standard_tie" : "tie_lead", { count: others });
+  }
   const rivals = comparison.order.filter((a) => a !== action);
-  const lead = Math.min(...rivals.map((a) => (comparison.exact ? -comparison.vs_best[a].mean
-    : -comparison.vs_best[a].high)));
-  return reason("best_by", { pp: pp(lead) });
+  const lead = pp(Math.min(...rivals.map((a) => -comparison.vs_best[a].mean)));
+  return lead > 0 ? reason("best_by", { count: lead }) : reason("best_by_little");
+}
+
+/** Where calling is legal, the move the standard play makes once the call is made
+ *  (trashcards.ai.reasons._after_call), or null. */
+function afterCall(view) {
+  if (!view.legal.includes(CALL)) return null;
+  const slots = view.legal.filter((a) => verbOf(a) === "wild").map((a) => Number(a.split(" ")[1]));
+  const legal = view.legal;
+  if (legal[0] === "stock") return legal.includes("discard") ? "discard" : "stock";
+  if (verbOf(legal[0]) === "wild") return `wild ${Math.max(...slots)}`;
+  return "swap";
 }
 
 function against(view, rules, comparison, action) {
+  const points = pp(comparison.vs_best[action].mean);
+  if (points === 0) return reason("costs_little");
+  const after = afterCall(view);
+  if (after !== null && representative(view, action) === representative(view, after)) {
+    return reason("call_first", { count: points });
+  }
   const roles = rules.roles;
   const seat = view.to_act;
-  const cost = { pp: pp(comparison.vs_best[action].mean) };
+  const cost = { count: points };
   const card = top(view);
   const hand = view.in_hand;
   const next = (seat + 1) % view.players.length;
@@ -378,11 +544,21 @@ function ci(low, high) {
   return [pyRound(Math.max(0, low ?? 0), 4), pyRound(Math.min(1, high ?? 1), 4)];
 }
 
+/** What a hint shows for an action (trashcards.ai.compare.Comparison.figure). */
+function figureOf(comparison, action) {
+  if (comparison.figures) return comparison.figures[action];
+  if (comparison.tied.includes(action)) {
+    const top = comparison.values[comparison.best];
+    return { ...comparison.values[action], round_win: top.round_win, match_win: top.match_win };
+  }
+  return comparison.values[action];
+}
+
 /** The hint frame's fields (trashcards.ai.hints.Hint.to_json) of a comparison. */
 export function hintJson(view, rules, comparison) {
   const why = reasonsOf(view, rules, comparison);
   const lines = comparison.order.map((action) => {
-    const v = comparison.values[action];
+    const v = figureOf(comparison, action);
     const vs = comparison.vs_best[action];
     return {
       action, match_win: pyRound(v.match_win.value, 4),
@@ -416,6 +592,7 @@ export function verdict(view, taken, found, check, threshold = THRESHOLD, missed
       : found.values[best].match_win.value - found.values[taken].match_win.value;
     costCi = [measured, measured];
     if (measured >= threshold) kind = "mistake";
+    else if (measured > 0) kind = "small_loss";
   } else if (tied.includes(taken) && !missedCall
              && (taken === best || equivalent(vs) || -vs.mean < threshold / 2)) {
     measured = -vs.mean;
@@ -429,8 +606,8 @@ export function verdict(view, taken, found, check, threshold = THRESHOLD, missed
       const diff = check(versus);
       measured = diff.mean;
       costCi = [diff.low, diff.high];
-      if (diff.low > 0 && diff.mean >= threshold) {
-        kind = "mistake";
+      if (diff.low > 0) { // confirmed on fresh deals: a mistake, or a small loss
+        kind = diff.mean >= threshold ? "mistake" : "small_loss";
         tied = tied.filter((a) => a !== taken);
       }
     }
@@ -456,7 +633,8 @@ export function decisionJson(d) {
     equal_to_best: d.tied.includes(d.taken), options: d.options, exact: d.exact,
     cost: pyRound(d.cost, 4), measured: pyRound(d.measured, 4),
     cost_ci: d.cost_ci.map((v) => pyRound(v, 4)), round_cost: pyRound(d.round_cost, 4),
-    mistake: d.kind !== "ok", kind: d.kind,
+    mistake: d.kind === "mistake" || d.kind === "missed_call",
+    small_loss: d.kind === "small_loss", kind: d.kind,
     match_win_before: pyRound(d.chance_before, 4), match_win_after: pyRound(d.chance_after, 4),
   };
 }

@@ -8,7 +8,8 @@
 
 import * as engine from "./engine.js";
 import { decide } from "./bots.js";
-import { comparisonOf, hintJson, sampleAdaptively } from "./coach.js";
+import { comparisonOf, hintJson, plannedLooks, representative, sampleAdaptively }
+  from "./coach.js";
 import { minus, unseenCards } from "./deals.js";
 
 /** A full state drawn uniformly among those that agree with `view` (a decision's view):
@@ -71,7 +72,9 @@ export const FRESH = 2 ** 30;
 export const LOCAL_BATCH = 8;
 
 /** The outcomes of the actions of `view` on deal `k` of `seed`: deal k is the same for
- *  every action and every call (common random numbers), drawn from the view alone. */
+ *  every action and every call (common random numbers), drawn from the view alone. Every
+ *  wild placement gets the outcomes of the placement on the highest face-down slot
+ *  (coach.js, representative: they are one move), deal by deal. */
 export class Deals {
   constructor(view, rules, seed) {
     this.view = view;
@@ -81,7 +84,8 @@ export class Deals {
     this.played = 0;
   }
 
-  outcome(action, k) {
+  outcome(asked, k) {
+    const action = representative(this.view, asked);
     let known = this.cache.get(action);
     if (!known) { known = new Map(); this.cache.set(action, known); }
     if (!known.has(k)) {
@@ -117,6 +121,9 @@ export class Deals {
 export function localCompare(view, rules, seed, { budgetMs = 500, minSamples = 8,
   maxSamples = 400, samples = null, extra = null, batch = LOCAL_BATCH } = {}) {
   const actions = view.legal;
+  // Wild placements are one move and share one sample: the sampling runs on one of them.
+  const standIn = Object.fromEntries(actions.map((a) => [a, representative(view, a)]));
+  const played = [...new Set(Object.values(standIn))];
   const deals = new Deals(view, rules, seed);
   const started = performance.now();
   const more = () => performance.now() - started < budgetMs;
@@ -125,14 +132,17 @@ export function localCompare(view, rules, seed, { budgetMs = 500, minSamples = 8
     first = 0;
     while (first < maxSamples && (first < minSamples
            || performance.now() - started < budgetMs / 2)) {
-      for (const action of actions) deals.outcome(action, first);
+      for (const action of played) deals.outcome(action, first);
       first += 1;
     }
   }
-  const data = sampleAdaptively(actions, view.to_act, (a, s, n) => deals.draw(a, s, n), first,
-    extra ?? 3 * first, batch, more);
+  const budget = extra ?? 3 * first;
+  const shared = sampleAdaptively(played, view.to_act, (a, s, n) => deals.draw(a, s, n), first,
+    budget, batch, more);
+  const data = Object.fromEntries(actions.map((a) => [a, shared[standIn[a]]]));
   const greedy = decide("greedy", view, null, rules);
-  return { comparison: comparisonOf(view, actions, data, greedy), deals, first };
+  return { comparison: comparisonOf(view, actions, data, greedy, plannedLooks(budget, batch)),
+    deals, first };
 }
 
 /** The hint frame's fields for the seat to act of `view` (trashcards.ai.hints.Hint.to_json

@@ -5,7 +5,8 @@
 // reached), so the Review page renders it unchanged. Each decision is judged from the
 // view of the player to act, by the coach of local/coach.js on deals of this device
 // (local/hint.js), with the server's rule: a move is a mistake only when a confirmation
-// on fresh deals measures its cost above zero and at least THRESHOLD. Far fewer deals
+// on fresh deals measures its cost above zero and at least THRESHOLD (above zero but
+// under it: a small loss). Far fewer deals
 // than a server's, and no match-odds table (positions are played to the end of the
 // match): coarser, and `engine: "local"` says so.
 
@@ -15,7 +16,7 @@ import { Deals, FRESH, LOCAL_BATCH, localCompare } from "./hint.js";
 
 /** Deals (per selection deal) the confirmation may add (trashcards.ai.review). */
 export const CONFIRM_EXTRA = 6;
-/** How many biggest mistakes and luck swings each summary lists. */
+/** How many luck swings each summary lists. */
 export const TOP = 3;
 /** A review's time on this device, in all, and a decision's at most (a hint's budget). */
 export const REVIEW_BUDGET_MS = 60000;
@@ -53,20 +54,20 @@ function compareKeys(x, y) {
 
 function summaryOf(seat, name, decisions, swings) {
   const mine = decisions.filter((d) => d.seat === seat);
-  const mistakes = mine.filter((d) => d.kind !== "ok");
-  const biggest = [...mistakes].sort((a, b) => compareKeys([-a.cost, a.move], [-b.cost, b.move]))
-    .slice(0, TOP);
+  const mistakes = mine.filter((d) => d.kind === "mistake" || d.kind === "missed_call").length;
+  const small = mine.filter((d) => d.kind === "small_loss").length;
+  const losses = mine.filter((d) => d.kind !== "ok");
+  const largest = [...losses].sort((a, b) => compareKeys([-a.cost, a.move], [-b.cost, b.move]))[0];
   const luck = swings.filter((s) => s.seat === seat)
     .sort((a, b) => compareKeys([-Math.abs(a.change), a.start], [-Math.abs(b.change), b.start]))
     .slice(0, TOP);
-  let total = 0;
-  for (const d of mine) total += d.cost;
-  const accuracy = mine.length ? 1 - mistakes.length / mine.length : 1;
+  const matched = mine.length - mistakes - small;
   return {
-    seat, name, decisions: mine.length, mistakes: mistakes.length,
-    accuracy: pyRound(accuracy, 4), total_cost: pyRound(total, 4),
-    mean_cost: mine.length ? pyRound(total / mine.length, 4) : 0,
-    biggest_mistakes: biggest.map((d) => d.move),
+    seat, name, decisions: mine.length, mistakes, small_losses: small, matched,
+    matched_share: mine.length ? pyRound(matched / mine.length, 4) : 1,
+    largest_loss: largest === undefined ? null : {
+      move: largest.move, kind: largest.kind, exact: largest.exact,
+      cost: pyRound(largest.cost, 4), cost_ci: largest.cost_ci.map((v) => pyRound(v, 4)) },
     luck: luck.map((s) => ({ seat: s.seat, from_move: s.start, to_move: s.end, round: s.round,
       change: pyRound(s.change, 4) })),
   };

@@ -6,6 +6,7 @@
 // under Node with both faked.
 
 import * as store from "../store.js";
+import { noteMatch } from "../profile.js";
 import { t } from "../i18n.js";
 import { describeEvents, stepState } from "../events.js";
 import {
@@ -265,6 +266,8 @@ export class TableController {
     if (state && (state.to_act === null || app.seats.has(state.to_act))) app.reason = null;
     if (!hotSeat(app) && app.seats.size === 1) app.entry.shown = Math.min(...app.seats);
     store.updateTable(app.tableId, { version, shown: app.entry.shown });
+    // players: the match goes into this device's profile (once, when this page plays a seat)
+    if (state && state.phase === "match_over") noteMatch(app.tableId, app.table, state, app.seats);
     this.view.render();
     if (!wasMine && actingSeat(app) !== null) this.view.motion.sound("turn");
   }
