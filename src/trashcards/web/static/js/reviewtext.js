@@ -1,3 +1,4 @@
+// @ts-check
 // A review in words (trashcards.ai.reviewtext, ported): each judged decision as sentences
 // — what the player did with which card, the better move, what it cost with its interval —
 // and each player's figures at a glance, as catalog keys (review.*) with parameters, from
