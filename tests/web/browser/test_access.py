@@ -25,6 +25,8 @@ from statichost import static_host
 from trashcards.web.offline import build_static
 from trashcards.web.settings import Settings
 
+from support import cached_odds
+
 pytestmark = pytest.mark.browser
 
 CATALOGS = Path(__file__).resolve().parents[3] / "src" / "trashcards" / "web" / "static" / "i18n"
@@ -143,6 +145,7 @@ def test_axe_finds_nothing_on_the_other_pages(new_context: Any, server: str) -> 
                            {s["seat"]: s["token"] for s in short["seats"]}, seed=3)
     player.play_until(lambda s: s["phase"] == "match_over")
     player.close()
+    cached_odds("kids", start_size=1)  # the review needs the rules' table
     page.goto(f"{server}/review?table={short['table_id']}")
     page.wait_for_selector("#review:not([hidden])", timeout=60_000)
     clean(page, "the Review of a match")
