@@ -174,9 +174,10 @@ JS = PACKAGE / "web" / "static" / "js"
 _JS_IMPORT = re.compile(r"""(?:\bfrom|^\s*import|\bimport\s*\()\s*["'](\.{1,2}/[^"']+)["']""",
                         re.MULTILINE)
 #: The modules that draw, play sounds or talk to the network: the table page's state and
-#: controller run under Node (tests/web/js/table.test.mjs) and reach none of them.
-_PAGE_ONLY = frozenset({"api.js", "board.js", "connection.js", "dom.js", "hint.js",
-                        "keys.js", "log.js", "motion.js", "sound.js", "table/view.js",
+#: controller and its speech run under Node (tests/web/js/table.test.mjs, speech.test.mjs)
+#: and reach none of them.
+_PAGE_ONLY = frozenset({"announce.js", "api.js", "board.js", "connection.js", "dom.js",
+                        "hint.js", "keys.js", "log.js", "motion.js", "sound.js", "table/view.js",
                         "table/socket.js", "winbar.js"})
 
 
@@ -217,7 +218,7 @@ def test_every_javascript_import_names_a_module_that_is_there() -> None:
     assert missing == []
 
 
-@pytest.mark.parametrize("module", ["table/state.js", "table/controller.js"])
+@pytest.mark.parametrize("module", ["table/state.js", "table/controller.js", "table/speech.js"])
 def test_the_table_pages_state_and_controller_reach_no_module_that_draws(module: str) -> None:
     assert _reached(js_imports(JS), module) & _PAGE_ONLY == set()
 

@@ -26,6 +26,7 @@ export interface CreateParty {
   seats: Array<SeatSpec>;
   final?: boolean;
   hints?: boolean | null;
+  reactions?: boolean;
 }
 
 /** The body of ``POST /api/tables``. */
@@ -33,6 +34,7 @@ export interface CreateTable {
   rules?: Record<string, unknown>;
   seats: Array<SeatSpec>;
   hints?: boolean | null;
+  reactions?: boolean;
 }
 
 export interface ErrorMessage {
@@ -170,6 +172,20 @@ export interface Progress {
   match_winner: number | null;
 }
 
+/** The seat of ``token`` shows a reaction (one of :data:`EMOTES`) to everyone at the table: where the table allows reactions, at most one per ``reaction_interval`` seconds a seat (``rate_limited`` with ``retry_after``). */
+export interface React {
+  type: "react";
+  token: string;
+  emote: "wave" | "thumbs_up" | "clap" | "laugh" | "wow" | "oops";
+}
+
+/** A seat's reaction (``react``), sent to everyone at the table, spectators too. */
+export interface ReactionMessage {
+  type: "reaction";
+  seat: number;
+  emote: "wave" | "thumbs_up" | "clap" | "laugh" | "wow" | "oops";
+}
+
 export interface RematchMessage {
   type: "rematch";
   table_id: string;
@@ -223,6 +239,7 @@ export interface TableInfo {
   ready: Array<number>;
   rematch: string | null;
   hints: boolean;
+  reactions: boolean;
   party: string | null;
   progress: Progress | null;
 }
@@ -253,6 +270,6 @@ export interface ViewState {
   standings?: Array<number> | null;
 }
 
-export type ClientMessage = Join | Act | NextRound | RematchRequest | HistoryRequest | HintRequest | Ping;
+export type ClientMessage = Join | Act | NextRound | RematchRequest | HistoryRequest | HintRequest | React | Ping;
 
-export type ServerMessage = Joined | StateMessage | EventsMessage | HistoryMessage | TableMessage | RematchMessage | ErrorMessage | Pong | HintMessage | ChancesMessage;
+export type ServerMessage = Joined | StateMessage | EventsMessage | HistoryMessage | TableMessage | RematchMessage | ErrorMessage | Pong | HintMessage | ChancesMessage | ReactionMessage;

@@ -31,7 +31,8 @@ from trashcards.web.eventjson import events_text
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_DIRS = (ROOT / "tests" / "data", ROOT.parent / "shared" / "examples")
-#: The bots that run in the browser (all but the expert, which searches on the server).
+#: The bots the browser ports move for move (the expert on this device searches as a hint
+#: does, with fewer deals than the server's: tests/web/js/hint.test.mjs checks it).
 LOCAL_BOTS = ("random", "greedy", "counter", "kid", "sometimes", "stockonly", "lowwild",
               "endblind")
 PRESETS = ("standard", "classic", "kings-wild", "all-faces-wild", "jokers", "call-trash",

@@ -155,6 +155,24 @@ def test_clients_on_different_processes_play_one_table(pg_url: str, pg_cluster: 
         assert len(loads(record).moves) <= version  # stops before the current deal
 
 
+def test_a_reaction_reaches_the_connections_of_every_process(pg_url: str) -> None:
+    """Seat 0 on a process that does not own the table sends a reaction: the owner takes
+    it (forwarded) and sends it to its spectator, and its notice brings it back to the
+    seat's own process (issue 31, item 6)."""
+    with servers(pg_url, 2) as (owner, other):
+        table_id, tokens = _people_table(owner.url)
+        clients = [Client(other.url, table_id), Client(owner.url, table_id)]
+        for client, joined in zip(clients, ([tokens[0]], []), strict=True):
+            client.send({"type": "join", "tokens": joined, "version": None})
+            client.recv("joined")
+            client.recv("state")
+        clients[0].send({"type": "react", "token": tokens[0], "emote": "clap"})
+        for client in clients:
+            assert client.recv("reaction") == {"type": "reaction", "seat": 0, "emote": "clap"}
+        for client in clients:
+            client.close()
+
+
 def test_concurrent_joins_for_the_last_seat_have_one_winner(pg_url: str) -> None:
     with servers(pg_url, 3) as procs:
         for round_number in range(3):

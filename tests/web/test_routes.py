@@ -31,7 +31,7 @@ from trashcards.web.protocol import (
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "trashcards"
 MODELS = ("Join", "Act", "NextRound", "RematchRequest", "HistoryRequest", "HintRequest",
-          "Ping")
+          "React", "Ping")
 
 
 def test_every_client_message_type_has_exactly_one_route() -> None:
@@ -43,7 +43,8 @@ def test_every_client_message_type_has_exactly_one_route() -> None:
 
 def test_moves_run_at_the_owner_and_everything_else_here() -> None:
     owner = {kind for kind, route in routes.ROUTES.items() if route.where is routes.Where.OWNER}
-    assert owner == {"act", "next_round", "rematch"}
+    # a reaction too: its rate limit per seat is kept in one place, the owner
+    assert owner == {"act", "next_round", "rematch", "react"}
 
 
 def test_joins_and_hints_cost_their_own_limits_and_a_hint_does_not_hold_the_socket() -> None:

@@ -97,6 +97,34 @@ def test_each_migration_is_one_transaction_with_its_version(
     assert _version(db) == len(migrations) + 1
 
 
+def test_a_database_from_before_reactions_reads_and_migrates_with_them_allowed(
+        tmp_path: Path) -> None:
+    """The reactions column is migration 4, after the players' tables (2) and the last
+    activity (3): a version-3 file is read (read-only, as ``export`` does) without it,
+    then brought up to date with its tables' reactions unknown (NULL), which allows
+    them."""
+    db = tmp_path / "v3.sqlite3"
+    with TestClient(create_app(make_settings(db))) as client:
+        table_id = create(client, TWO)["table_id"]
+    with sqlite3.connect(db) as conn:  # the layout of version 3
+        conn.execute("ALTER TABLE tables DROP COLUMN reactions")
+        conn.execute("PRAGMA user_version = 3")
+    readonly = Store(db, readonly=True)
+    try:
+        row = readonly.load(table_id)
+    finally:
+        readonly.close()
+    assert row is not None
+    assert row.reactions is None
+    assert row.active is not None
+    assert _version(db) == 3
+    with TestClient(create_app(make_settings(db))) as client:
+        assert client.get(f"/api/tables/{table_id}").json()["reactions"] is True
+    assert _version(db) == len(store.MIGRATIONS) == 4
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT reactions FROM tables").fetchall() == [(None,)]
+
+
 @pytest.mark.parametrize("newer", ["user_version 99", "a NOT NULL column"])
 def test_a_database_from_a_newer_version_is_refused_at_start(tmp_path: Path,
                                                              newer: str) -> None:
@@ -117,7 +145,7 @@ def test_a_database_from_a_newer_version_is_refused_at_start(tmp_path: Path,
                 "CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL, "
                 "rules TEXT NOT NULL, status TEXT NOT NULL, rematch TEXT, ready TEXT NOT "
                 "NULL DEFAULT '[]', finished REAL, cuts TEXT, party TEXT, hints INTEGER, "
-                "active REAL, colour TEXT NOT NULL)")
+                "active REAL, reactions INTEGER, colour TEXT NOT NULL)")
             conn.execute("INSERT INTO tables SELECT * FROM t2")
             conn.execute("DROP TABLE t2")
     result = _serve(db)

@@ -15,6 +15,7 @@ from ..state import State, new_match
 from .aids import Aids
 from .connection import Connection
 from .eventjson import events_text
+from .frames import broadcast_reaction
 from .moves import Advance, entry, replay, with_cuts
 from .rematch import send_rematch
 from .storage import Notice
@@ -84,6 +85,8 @@ def follow(table: FollowingTable, notice: Notice) -> bool:
         table.send_table()
     if notice.rematch_asked and table.rematch_id is not None:
         send_rematch(table.conns, table.rematch_id)
+    if notice.reaction is not None:
+        broadcast_reaction(table.conns, *notice.reaction)
     return True
 
 

@@ -1,7 +1,7 @@
 """The frames a table sends, as JSON text: a seat's ``state``, the ``events`` of some
-moves with the state after them, the ``table`` and the ``rematch``. Every view of the
-match is built here (:func:`trashcards.views.view`), so a seat sees its own view and a
-spectator the public one."""
+moves with the state after them, the ``table``, the ``rematch`` and a ``reaction``.
+Every view of the match is built here (:func:`trashcards.views.view`), so a seat sees
+its own view and a spectator the public one."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from ..statejson import view_json
 from ..views import view
 from .connection import Connection, dumps
 
-__all__ = ["broadcast_events", "broadcast_table", "events_frame", "joined",
-           "rematch_frame", "state_frame"]
+__all__ = ["broadcast_events", "broadcast_reaction", "broadcast_table", "events_frame",
+           "joined", "rematch_frame", "state_frame"]
 
 
 def state_frame(state: State, version: int, seat: int | None) -> str:
@@ -47,6 +47,13 @@ def broadcast_events(conns: Iterable[Connection], state: State, version: int, si
 def broadcast_table(conns: Iterable[Connection], info: dict[str, Any]) -> None:
     """Send the ``table`` message (the table's ``info``) to every connection."""
     text = dumps({"type": "table", "table": info})
+    for conn in conns:
+        conn.send(text)
+
+
+def broadcast_reaction(conns: Iterable[Connection], seat: int, emote: str) -> None:
+    """Send a seat's ``reaction`` to every connection (spectators too)."""
+    text = dumps({"type": "reaction", "seat": seat, "emote": emote})
     for conn in conns:
         conn.send(text)
 

@@ -122,6 +122,7 @@ class Hub:
                                   self.committer, self.advisor, row.ready, row.cuts,
                                   row.party, hints, owned=owned,
                                   owner=self.store.process_id if owned else row.owner,
+                                  reactions=row.reactions is not False,
                                   active=row.active)
         except Exception as exc:  # any bad row: leave this table out, keep the server up
             if isinstance(exc, StoreError) and self.store.shared:
@@ -288,24 +289,25 @@ class Hub:
         rules = playable_rules(spec.rules, len(spec.seats))
         seats, mine = seat_rows(spec.seats)
         hints = spec.hints if spec.hints is not None else default_hints(seats)
-        table = await self._open(rules, seats, hints)
+        table = await self._open(rules, seats, hints, reactions=spec.reactions)
         return table, mine
 
     async def rematch(self, old: Table) -> str:
         """A new table with the seats (kinds, names, bots, tokens) and rules of ``old``,
         written together with ``old``'s link to it."""
         seats = [SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in old.seats]
-        table = await self._open(old.rules, seats, old.hints, rematch_of=old.id)
+        table = await self._open(old.rules, seats, old.hints, rematch_of=old.id,
+                                 reactions=old.reactions)
         table.creator = old.creator
         return table.id
 
     async def _open(self, rules: Rules, seats: list[SeatRow], hints: bool,
-                    rematch_of: str | None = None) -> Table:
-        table, opening, row = await self.prepare(rules, seats, hints=hints)
+                    rematch_of: str | None = None, reactions: bool = True) -> Table:
+        table, opening, row = await self.prepare(rules, seats, hints=hints, reactions=reactions)
         try:
             await self.committer.write(
                 self.store.create_table, row.id, row.rules, row.seats, row.status, row.moves,
-                rematch_of, row.cuts, row.party, row.hints)
+                rematch_of, row.cuts, row.party, row.hints, row.reactions)
         except WriteError as exc:
             raise storage_error(exc) from None
         await self.opened(table, opening)
@@ -319,17 +321,18 @@ class Hub:
         return table_id
 
     async def prepare(self, rules: Rules, seats: list[SeatRow], party: str | None = None,
-                      table_id: str | None = None, hints: bool | None = None
-                      ) -> tuple[Table, Advance | None, NewTable]:
+                      table_id: str | None = None, hints: bool | None = None,
+                      reactions: bool = True) -> tuple[Table, Advance | None, NewTable]:
         """A new table in memory only, its opening moves if every seat is taken, and the
         row to write; once it is written, :meth:`opened` puts it in play. ``hints``:
-        whether the seats may ask for hints (default: :func:`default_hints`)."""
+        whether the seats may ask for hints (default: :func:`default_hints`);
+        ``reactions``: whether they may send reactions."""
         self._room()
         table_id = table_id or await self.new_id()
         hints = hints if hints is not None else default_hints(seats)
         table = Table(table_id, rules, seats, "waiting", None, self.settings, self.store,
                       self.committer, self.advisor, party=party, hints=hints,
-                      owner=self.store.process_id)
+                      owner=self.store.process_id, reactions=reactions)
         table.on_lost = self.lost
         table.make_rematch = self.rematch
         # a seat is taken when it is not open or someone holds its token (a party's final
@@ -338,7 +341,7 @@ class Hub:
         opening = table.opening_moves() if starts else None
         row = NewTable(table_id, rules.to_dict(), seats, "playing" if opening else "waiting",
                        opening.entries if opening else (), opening.cuts if opening else None,
-                       party, hints)
+                       party, hints, reactions)
         return table, opening, row
 
     async def opened(self, table: Table, opening: Advance | None) -> None:

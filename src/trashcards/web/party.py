@@ -78,14 +78,17 @@ class Parties:
         for side in sides:
             seats, tokens = seat_rows([spec.seats[i] for i in side], side)
             table, opening, row = await self.hub.prepare(rules, seats, party=party_id,
-                                                          hints=spec.hints)
+                                                          hints=spec.hints,
+                                                          reactions=spec.reactions)
             while row.id in (p[0].id for p in prepared):  # two new ids, both unused
                 table, opening, row = await self.hub.prepare(rules, seats, party=party_id,
-                                                              hints=spec.hints)
+                                                              hints=spec.hints,
+                                                              reactions=spec.reactions)
             prepared.append((table, opening, row))
             mine.extend({"table_id": table.id, **seat} for seat in tokens)
         data = {"rules": rules.to_dict(), "final_wanted": spec.final,
-                "tables": [p[0].id for p in prepared], "hints": spec.hints}
+                "tables": [p[0].id for p in prepared], "hints": spec.hints,
+                "reactions": spec.reactions}
         try:
             await self.hub.committer.write(self.hub.store.create_party, party_id, data,
                                            [p[2] for p in prepared])
@@ -134,7 +137,8 @@ class Parties:
             rules = Rules.from_dict(row.data["rules"])
             hints = row.data.get("hints")
             table, opening, new = await self.hub.prepare(
-                rules, seats, party=row.id, hints=hints if isinstance(hints, bool) else None)
+                rules, seats, party=row.id, hints=hints if isinstance(hints, bool) else None,
+                reactions=row.data.get("reactions") is not False)
             try:
                 await self.hub.committer.write(self.hub.store.set_party_final, row.id, new)
             except FinalTakenError:  # another server process made it first: show that one

@@ -127,13 +127,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE tables ADD COLUMN active DOUBLE PRECISION;
     UPDATE tables SET active = extract(epoch FROM now());
     """,
+    # 5: whether a table's seats may send reactions (NULL: stored before the option)
+    """
+    ALTER TABLE tables ADD COLUMN reactions BOOLEAN;
+    """,
 )
 #: The columns of each table this version reads or writes: a database missing one
 #: (dropped by hand) is refused at start.
 _COLUMNS: Final = {
     "processes": {"id", "lock_key", "started", "host", "pid"},
     "tables": {"id", "created", "rules", "status", "rematch", "ready", "finished", "version",
-               "owner", "epoch", "cuts", "party", "hints", "active"},
+               "owner", "epoch", "cuts", "party", "hints", "active", "reactions"},
     "seats": {"table_id", "seat", "kind", "name", "bot", "token_hash"},
     "moves": {"table_id", "idx", "move"},
     "parties": {"id", "created", "data", "final"},
@@ -199,6 +203,8 @@ def notice_payload(notice: Notice) -> str:
                        ("c", notice.cuts)):
         if value is not None:
             body[key] = value
+    if notice.reaction is not None:
+        body["e"] = list(notice.reaction)
     if notice.ready is not None:
         body["r"] = list(notice.ready)
     for key, flag in (("seats", notice.seats), ("gone", notice.gone),
@@ -217,10 +223,12 @@ def parse_notice(table_id: str, payload: str) -> Notice:
     body = json.loads(payload)
     moves = None if body.get("nm") else tuple(body.get("m", ()))
     ready = body.get("r")
+    reaction = body.get("e")
     return Notice(table_id, int(body["v"]), int(body.get("f", body["v"])), moves,
                   body.get("s"), None if ready is None else tuple(ready), body.get("x"),
                   body.get("o"), bool(body.get("seats")), bool(body.get("gone")),
-                  bool(body.get("ask")), body.get("c"))
+                  bool(body.get("ask")), body.get("c"),
+                  None if reaction is None else (int(reaction[0]), str(reaction[1])))
 
 
 class PostgresStorage:
@@ -469,9 +477,10 @@ class PostgresStorage:
     async def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                            status: str, moves: Sequence[str] = (),
                            rematch_of: str | None = None, cuts: str | None = None,
-                           party: str | None = None, hints: bool = False) -> None:
+                           party: str | None = None, hints: bool = False,
+                           reactions: bool = True) -> None:
         old_epoch = self._epoch(rematch_of) if rematch_of is not None else None
-        table = NewTable(table_id, rules, seats, status, moves, cuts, party, hints)
+        table = NewTable(table_id, rules, seats, status, moves, cuts, party, hints, reactions)
         async with self._write_lock:
             conn = self._writer()
             try:
@@ -496,9 +505,10 @@ class PostgresStorage:
         now = self.clock()
         await conn.execute(
             "INSERT INTO tables (id, created, rules, status, version, owner, epoch, cuts, "
-            "party, hints, active) VALUES (%s, %s, %s, %s, %s, %s, 1, %s, %s, %s, %s)",
+            "party, hints, active, reactions) VALUES (%s, %s, %s, %s, %s, %s, 1, %s, %s, %s, "
+            "%s, %s)",
             (table.id, now, json.dumps(table.rules), table.status, len(table.moves),
-             self.process_id, table.cuts, table.party, table.hints, now))
+             self.process_id, table.cuts, table.party, table.hints, now, table.reactions))
         async with conn.cursor() as cursor:
             await cursor.executemany(
                 "INSERT INTO seats VALUES (%s, %s, %s, %s, %s, %s)",
@@ -649,6 +659,15 @@ class PostgresStorage:
             except psycopg.Error as exc:
                 await self._failed(exc)
 
+    async def react(self, table_id: str, version: int, seat: int, emote: str) -> None:
+        async with self._write_lock:
+            conn = self._writer()
+            try:
+                await self._notify(conn, Notice(table_id, version, version, (),
+                                                reaction=(seat, emote)))
+            except psycopg.Error as exc:
+                await self._failed(exc)
+
     async def delete(self, table_ids: Sequence[str]) -> None:
         if not table_ids:
             return
@@ -697,7 +716,8 @@ class PostgresStorage:
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 cursor = await conn.execute(
                     "SELECT id, created, rules, status, rematch, ready, finished, owner, "
-                    "version, cuts, party, hints, active FROM tables WHERE id = %s",
+                    "version, cuts, party, hints, active, reactions FROM tables "
+                    "WHERE id = %s",
                     (table_id,))
                 row = await cursor.fetchone()
                 if row is None:
@@ -722,8 +742,8 @@ class PostgresStorage:
         except ValueError as exc:
             raise StoreError(f"table {table_id} cannot be read: {exc}") from None
         return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6],
-                        cuts=row[9], party=row[10], hints=row[11], owner=row[7],
-                        active=row[12])
+                        cuts=row[9], party=row[10], hints=row[11], reactions=row[13],
+                        owner=row[7], active=row[12])
 
     async def load_party(self, party_id: str) -> PartyRow | None:
         if "\x00" in party_id:  # PostgreSQL text cannot hold NUL: no party has this id

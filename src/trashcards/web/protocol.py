@@ -20,6 +20,7 @@ from ..names import MAX_NAME
 
 __all__ = [
     "CLIENT_TYPES",
+    "EMOTES",
     "ERROR_CODES",
     "MAX_NAME",
     "Act",
@@ -43,6 +44,8 @@ __all__ = [
     "Pong",
     "Progress",
     "ProtocolError",
+    "React",
+    "ReactionMessage",
     "RematchMessage",
     "RematchRequest",
     "SeatInfo",
@@ -76,10 +79,17 @@ ERROR_CODES: Final = (
     "bad_action", "bad_json", "bad_message", "bad_name", "bad_origin", "bad_phase",
     "bad_record", "bad_request", "bad_rules", "bad_token", "busy", "hints_off", "illegal",
     "internal", "name_taken", "no_open_seat", "no_party", "no_table", "not_joined",
-    "not_started", "not_your_turn", "quarantined", "rate_limited", "seat_taken",
-    "stale_version", "storage_error", "too_large", "unavailable", "unknown_type",
-    "unsupported_media_type",
+    "not_started", "not_your_turn", "quarantined", "rate_limited", "reactions_off",
+    "seat_taken", "stale_version", "storage_error", "too_large", "unavailable",
+    "unknown_type", "unsupported_media_type",
 )
+
+#: The reactions a seat may send at a table (``react``): a fixed set, so that there is
+#: nothing to moderate; the catalogs say each (``reaction.<emote>``); scripts/write_spec.py
+#: copies them to the browser (js/spec.js).
+EMOTES: Final = ("wave", "thumbs_up", "clap", "laugh", "wow", "oops")
+_Emote: TypeAlias = Literal["wave", "thumbs_up", "clap", "laugh", "wow", "oops"]
+assert get_args(_Emote) == EMOTES
 
 
 class ProtocolError(Exception):
@@ -137,6 +147,16 @@ class HintRequest(_Model):
     version: Annotated[int, Field(ge=0, le=_SAFE)]
 
 
+class React(_Model):
+    """The seat of ``token`` shows a reaction (one of :data:`EMOTES`) to everyone at the
+    table: where the table allows reactions, at most one per ``reaction_interval``
+    seconds a seat (``rate_limited`` with ``retry_after``)."""
+
+    type: Literal["react"]
+    token: _TOKEN
+    emote: _Emote
+
+
 class HistoryRequest(_Model):
     """The events of the moves before ``before`` (a page of the "What happened" log)."""
 
@@ -151,7 +171,7 @@ class Ping(_Model):
 #: Every message a client may send: the one place the union is written. Its handlers,
 #: where each runs and what each costs are in :data:`trashcards.web.routes.ROUTES`.
 ClientMessage: TypeAlias = (Join | Act | NextRound | RematchRequest | HistoryRequest
-                            | HintRequest | Ping)
+                            | HintRequest | React | Ping)
 _CLIENT: Final[TypeAdapter[ClientMessage]] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")])
 
@@ -281,6 +301,8 @@ class TableInfo(_Model):
     rematch: str | None
     #: whether the seats may ask for hints (the creator's choice)
     hints: bool
+    #: whether the seats may send reactions (the creator's choice; on by default)
+    reactions: bool
     #: the party the table belongs to (``/p/{party}``), or null
     party: str | None
     #: null until the match starts
@@ -343,6 +365,14 @@ class ErrorMessage(_Model):
 
 class Pong(_Model):
     type: Literal["pong"]
+
+
+class ReactionMessage(_Model):
+    """A seat's reaction (``react``), sent to everyone at the table, spectators too."""
+
+    type: Literal["reaction"]
+    seat: int
+    emote: _Emote
 
 
 _CHANCE = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -408,7 +438,7 @@ class ChancesMessage(_Model):
 #: Every message the server sends (written once, as :data:`ClientMessage`).
 ServerMessage: TypeAlias = (Joined | StateMessage | EventsMessage | HistoryMessage
                             | TableMessage | RematchMessage | ErrorMessage | Pong | HintMessage
-                            | ChancesMessage)
+                            | ChancesMessage | ReactionMessage)
 _SERVER: Final[TypeAdapter[ServerMessage]] = TypeAdapter(
     Annotated[ServerMessage, Field(discriminator="type")])
 
@@ -438,6 +468,8 @@ class CreateTable(_Model):
     #: whether the seats may ask for hints; by default yes when no seat is open (a game
     #: against the computer or on one device), no for a table with open seats
     hints: bool | None = None
+    #: whether the seats may send reactions (``react``)
+    reactions: bool = True
 
 
 class JoinTable(_Model):
@@ -456,6 +488,8 @@ class CreateParty(_Model):
     final: bool = True
     #: whether the seats may ask for hints (all three tables); by default as for a table
     hints: bool | None = None
+    #: whether the seats may send reactions (all three tables)
+    reactions: bool = True
 
 
 class PartyInfo(_Model):

@@ -27,6 +27,7 @@ from .protocol import (
     Join,
     NextRound,
     Ping,
+    React,
     RematchRequest,
     message_type,
 )
@@ -93,6 +94,7 @@ ROUTES: Final[Mapping[str, Route[Any]]] = {route.type: route for route in (
     Route(RematchRequest, Table.ask_rematch, Where.OWNER),
     Route(HistoryRequest, Table.history, Where.HERE),
     Route(HintRequest, Table.hint, Where.HERE, Limit.HINTS, concurrent=True),
+    Route(React, Table.react, Where.OWNER),
     Route(Ping, _pong, Where.HERE),
 )}
 

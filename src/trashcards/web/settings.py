@@ -170,6 +170,8 @@ class Settings:
     #: hint requests per second accepted per client address, all its connections
     #: together (a burst of twice as many)
     hint_address_rate: float = 10.0
+    #: seconds between two reactions of one seat (``react``)
+    reaction_interval: float = 2.0
     #: reviews per minute per client address (a burst of as many)
     review_rate: float = 6.0
     #: largest record a review takes, in bytes and in moves

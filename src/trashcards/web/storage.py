@@ -67,6 +67,8 @@ class Notice:
     rematch_asked: bool = False
     #: the cards cut for the first dealer (JSON), sent with the table's first moves
     cuts: str | None = None
+    #: a seat's reaction (seat, emote): every connection of the table sees it
+    reaction: tuple[int, str] | None = None
 
 
 #: What a process does with a request forwarded to it: the answer (a JSON object).
@@ -148,10 +150,11 @@ class Storage(Protocol):
     async def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                            status: str, moves: Sequence[str] = (),
                            rematch_of: str | None = None, cuts: str | None = None,
-                           party: str | None = None, hints: bool = False) -> None:
+                           party: str | None = None, hints: bool = False,
+                           reactions: bool = True) -> None:
         """A new table (owned by this process) with its seats and first moves (and the
         cards cut for the first dealer, JSON), its party and whether its seats may ask
-        for hints; with ``rematch_of``, that table's rematch
+        for hints and send reactions; with ``rematch_of``, that table's rematch
         is set to it in the same transaction."""
 
     async def create_party(self, party_id: str, data: dict[str, Any],
@@ -182,6 +185,10 @@ class Storage(Protocol):
 
     async def ask_rematch(self, table_id: str, version: int, rematch: str | None) -> None:
         """Announce that a rematch (``rematch``) was asked for at ``table_id``."""
+
+    async def react(self, table_id: str, version: int, seat: int, emote: str) -> None:
+        """Announce ``seat``'s reaction to the other processes that follow ``table_id``
+        (nothing is stored)."""
 
     async def delete(self, table_ids: Sequence[str]) -> None: ...
 
@@ -254,9 +261,10 @@ class SqliteStorage:
     async def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                            status: str, moves: Sequence[str] = (),
                            rematch_of: str | None = None, cuts: str | None = None,
-                           party: str | None = None, hints: bool = False) -> None:
+                           party: str | None = None, hints: bool = False,
+                           reactions: bool = True) -> None:
         self.store.create_table(table_id, rules, seats, status, moves, rematch_of, cuts, party,
-                                hints)
+                                hints, reactions)
 
     async def create_party(self, party_id: str, data: dict[str, Any],
                            tables: Sequence[NewTable]) -> None:
@@ -278,6 +286,9 @@ class SqliteStorage:
         self.store.set_ready(table_id, seats)
 
     async def ask_rematch(self, table_id: str, version: int, rematch: str | None) -> None:
+        return None
+
+    async def react(self, table_id: str, version: int, seat: int, emote: str) -> None:
         return None
 
     async def touch(self, table_id: str, when: float) -> None:

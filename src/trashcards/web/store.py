@@ -132,17 +132,22 @@ def _version_3(db: sqlite3.Connection) -> None:
     db.execute("UPDATE tables SET active = ?", (time.time(),))
 
 
+def _version_4(db: sqlite3.Connection) -> None:
+    """Whether a table's seats may send reactions (NULL: stored before the option)."""
+    db.execute("ALTER TABLE tables ADD COLUMN reactions INTEGER")
+
+
 #: The schema, one migration per version (``PRAGMA user_version``, 0 for a new file or
 #: one made before versions were kept), each applied in its own transaction with the
 #: version it reaches: like the PostgreSQL backend's numbered migrations. Never edit a
 #: released one; add the next.
 MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
-    _version_1, _version_2, _version_3)
+    _version_1, _version_2, _version_3, _version_4)
 #: The columns of each table that this version writes (any other column must have a
 #: default or allow NULL, or every insert would fail).
 _COLUMNS: Final = {
     "tables": {"id", "created", "rules", "status", "rematch", "ready", "finished", "cuts",
-               "party", "hints", "active"},
+               "party", "hints", "active", "reactions"},
     "seats": {"table_id", "seat", "kind", "name", "bot", "token_hash"},
     "moves": {"table_id", "idx", "move"},
     "parties": {"id", "created", "data", "final"},
@@ -187,6 +192,8 @@ class TableRow:
     party: str | None = None
     #: whether the seats may ask for hints (``None``: a table stored before the option)
     hints: bool | None = None
+    #: whether the seats may send reactions (``None``: a table stored before the option)
+    reactions: bool | None = None
     #: the process that owns the table (a shared database only)
     owner: str | None = None
     #: when a person last moved at the table or the last connection left it (seconds
@@ -218,6 +225,7 @@ class NewTable:
     cuts: str | None = None
     party: str | None = None
     hints: bool = False
+    reactions: bool = True
 
 
 @dataclass(frozen=True)
@@ -259,9 +267,11 @@ class Store:
         except StoreError:
             self._unlock()
             raise
-        #: the activity column, or NULL in a file from before it (opened read-only)
+        #: the activity and reactions columns, or NULL in a file from before them (opened
+        #: read-only)
         columns = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
         self._active = "active" if "active" in columns else "NULL"
+        self._reactions = "reactions" if "reactions" in columns else "NULL"
         if not readonly:
             self._probe_write()
 
@@ -328,11 +338,12 @@ class Store:
     def create_table(self, table_id: str, rules: dict[str, Any], seats: Sequence[SeatRow],
                      status: str, moves: Sequence[str] = (),
                      rematch_of: str | None = None, cuts: str | None = None,
-                     party: str | None = None, hints: bool = False) -> None:
+                     party: str | None = None, hints: bool = False,
+                     reactions: bool = True) -> None:
         """A new table with its seats (and its first moves if it starts at once, with the
         cards cut for the dealer); with ``rematch_of``, that table's rematch is set to it
         in the same transaction."""
-        table = NewTable(table_id, rules, seats, status, moves, cuts, party, hints)
+        table = NewTable(table_id, rules, seats, status, moves, cuts, party, hints, reactions)
         with self._transaction() as db:
             self._insert(db, table)
             if rematch_of is not None:
@@ -341,9 +352,9 @@ class Store:
     def _insert(self, db: sqlite3.Connection, table: NewTable) -> None:
         now = self.clock()
         db.execute("INSERT INTO tables (id, created, rules, status, cuts, party, hints, "
-                   "active) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   "active, reactions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (table.id, now, json.dumps(table.rules), table.status, table.cuts,
-                    table.party, int(table.hints), now))
+                    table.party, int(table.hints), now, int(table.reactions)))
         db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                        [(table.id, s.seat, s.kind, s.name, s.bot, s.token_hash)
                         for s in table.seats])
@@ -437,8 +448,9 @@ class Store:
         """The table, or ``None``; a row that cannot be read raises :class:`StoreError`."""
         try:
             row = self._db.execute("SELECT id, created, rules, status, rematch, ready, "
-                                   f"finished, cuts, party, hints, {self._active} FROM tables "
-                                   "WHERE id = ?", (table_id,)).fetchone()
+                                   f"finished, cuts, party, hints, {self._active}, "
+                                   f"{self._reactions} FROM tables WHERE id = ?",
+                                   (table_id,)).fetchone()
             if row is None:
                 return None
             seats = [SeatRow(*r) for r in self._db.execute(
@@ -451,7 +463,7 @@ class Store:
             raise StoreError(f"table {table_id} cannot be read: {exc}") from None
         return TableRow(row[0], row[1], rules, row[3], row[4], seats, moves, ready, row[6],
                         row[7], row[8], None if row[9] is None else bool(row[9]),
-                        active=row[10])
+                        None if row[11] is None else bool(row[11]), active=row[10])
 
     def load_party(self, party_id: str) -> PartyRow | None:
         """The party, or ``None``; a row that cannot be read raises :class:`StoreError`."""

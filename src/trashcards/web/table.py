@@ -57,7 +57,14 @@ from .advice import Advisor, Work, expert_move
 from .aids import Aids
 from .commits import Committer
 from .connection import Close, Connection
-from .frames import broadcast_events, broadcast_table, events_frame, joined, state_frame
+from .frames import (
+    broadcast_events,
+    broadcast_reaction,
+    broadcast_table,
+    events_frame,
+    joined,
+    state_frame,
+)
 from .history import page_frame, round_start
 from .moves import Advance, advance, replay, started
 from .protocol import (
@@ -67,6 +74,7 @@ from .protocol import (
     Join,
     NextRound,
     ProtocolError,
+    React,
     RematchRequest,
 )
 from .refusals import storage_error, unavailable
@@ -97,7 +105,7 @@ class Table:
                  rematch: str | None, settings: Settings, store: Storage,
                  committer: Committer, advisor: Advisor, ready: Sequence[int] = (),
                  party: str | None = None, hints: bool = False, owned: bool = True,
-                 owner: str | None = None) -> None:
+                 owner: str | None = None, reactions: bool = True) -> None:
         self.id = table_id
         self.party = party
         self.rules = rules
@@ -110,6 +118,10 @@ class Table:
         self.advisor = advisor
         #: whether the seats may ask for hints (the creator's choice)
         self.hints = hints
+        #: whether the seats may send reactions (the creator's choice)
+        self.reactions = reactions
+        #: when each seat last sent a reaction (the settings' clock)
+        self.reacted: dict[int, float] = {}
         self.lock = asyncio.Lock()
         self.state: State | None = None
         self.moves: list[str] = []
@@ -156,13 +168,14 @@ class Table:
                 ready: Sequence[int] = (),
                 cuts: str | None = None, party: str | None = None,
                 hints: bool = False, owned: bool = True,
-                owner: str | None = None, active: float | None = None) -> Table:
+                owner: str | None = None, reactions: bool = True,
+                active: float | None = None) -> Table:
         """A stored table, its match rebuilt by replaying its record (with the cards cut
         for the dealer, ``cuts``, when they were kept), and its last real activity
         (``active``, if known). Raises what the record breaks (a ``TrashError``) or what
         the row lacks."""
         table = cls(table_id, rules, seats, status, rematch, settings, store, committer,
-                    advisor, ready, party, hints, owned, owner)
+                    advisor, ready, party, hints, owned, owner, reactions)
         if active is not None:
             table.last_active = active
         if moves:
@@ -209,6 +222,7 @@ class Table:
             "ready": sorted(self.ready),
             "rematch": self.rematch_id,
             "hints": self.hints,
+            "reactions": self.reactions,
             "party": self.party,
             "progress": None if self.state is None else {
                 "round": self.state.round, "to_act": self.state.to_act,
@@ -338,6 +352,27 @@ class Table:
         except Exception:  # a bug: say so, keep the connection
             log.exception("table %s: a hint failed", self.id)
             conn.error("internal", "the server failed to compute this hint")
+
+    async def react(self, conn: Connection, message: React, remote: bool = False) -> None:
+        """A seat's reaction, by the owner: sent to every connection of the table and
+        announced to the processes that follow it; at most one per
+        ``reaction_interval`` seconds a seat, where the table allows reactions."""
+        async with self.lock:
+            with self._refusals(conn, message.type):
+                self._writable(conn, remote)
+                seat = seat_for(self.seats, message.token)
+                if not self.reactions:
+                    raise ProtocolError("reactions_off",
+                                        "the creator of this table turned reactions off")
+                now = self.settings.clock()
+                last = self.reacted.get(seat)
+                wait = 0.0 if last is None else last + self.settings.reaction_interval - now
+                if wait > 0:
+                    raise ProtocolError("rate_limited", "one reaction at a time: wait a moment",
+                                        retry_after=round(wait, 3))
+                self.reacted[seat] = now
+                broadcast_reaction(self.conns, seat, message.emote)
+                await self.store.react(self.id, self.version, seat, message.emote)
 
     def _writable(self, conn: Connection, remote: bool) -> None:
         """Raise :class:`ProtocolError` unless ``conn`` joined (or the message was

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -95,10 +96,16 @@ class Player:
             if state["phase"] == "match_over":
                 raise AssertionError("the match ended first")
             if state["phase"] == "round_over":
-                for token in self.tokens.values():
-                    self.ws.send(json.dumps({"type": "next_round", "token": token}))
+                ready = [json.dumps({"type": "next_round", "token": token})
+                         for token in self.tokens.values()]
+                for text in ready:
+                    self.ws.send(text)
                 while self.state is not None and self.state["phase"] == "round_over":
-                    self._read()
+                    message = self._read()
+                    if message["type"] == "error" and message["code"] == "rate_limited":
+                        time.sleep(float(message.get("retry_after") or 0.1))  # as a page would
+                        for text in ready:
+                            self.ws.send(text)
                 continue
             seat = state["to_act"]
             action = self.bot.choose(view_from_json(state, self.rules))
@@ -137,3 +144,22 @@ def open_page(context: Any, base: str, table_id: str, tokens: dict[int, str] | N
 def wild_or_swap(seat: int) -> Callable[[State], bool]:
     """A decision with the most on screen: a card in hand and its choices."""
     return lambda s: s["to_act"] == seat and s["phase"] in ("wild", "swap")
+
+
+#: A choice's key in a prompt: "(S)", "(T)", "(1, 2, 5–8, 0)".
+PROMPT_KEYS = re.compile(r"\(([SDWTC]|[0-9][0-9–, ]*)\)")
+#: The keys tried first: a swap, a wild's slot, the discard, the stock, then trash.
+PREFERENCE = ("W", "slot", "D", "S", "T")
+
+
+def key_for_prompt(prompt: str) -> str | None:
+    """The key to press for a prompt that asks for a decision (as a player who reads only
+    the prompt would), or None when it asks for none."""
+    offered = PROMPT_KEYS.findall(prompt)
+    for wanted in PREFERENCE:
+        for keys in offered:
+            if wanted == "slot" and keys[0].isdigit():
+                return re.split(r"[–, ]", keys)[0]
+            if keys == wanted:
+                return keys
+    return None

@@ -45,6 +45,15 @@ def test_a_forced_move_gets_a_one_line_hint(new_context: Any, server: str) -> No
     expect(page.locator("#game .hint-pick")).to_have_count(1)
 
 
+def _unfold(panel: Any) -> None:
+    """Show every move of the hint: docked beside the board, a hint whose rows would not
+    fit starts folded to the best move (issue 31)."""
+    expect(panel.locator(".hint-best")).to_be_visible(timeout=30_000)
+    fold = panel.locator(".hint-fold")
+    if fold.count() and fold.get_attribute("aria-expanded") == "false":
+        fold.click()
+
+
 def test_the_hint_button_against_the_computer_shows_the_best_move_and_its_chances(
         new_context: Any, server: str) -> None:
     table_id, tokens = _me_and_bot(server)
@@ -62,6 +71,7 @@ def test_the_hint_button_against_the_computer_shows_the_best_move_and_its_chance
     legal = page.evaluate("document.body.dataset.version")
     button.click()
     panel = page.locator("#hint-panel")
+    _unfold(panel)
     expect(panel.locator(".hint-table")).to_be_visible(timeout=30_000)
     expect(panel.locator("h2")).to_have_text("Hint")
     rows = panel.locator(".hint-table tbody tr")
@@ -87,6 +97,7 @@ def test_the_hint_button_against_the_computer_shows_the_best_move_and_its_chance
     expect(panel).to_be_hidden()
     page.locator("#prompt").focus()
     page.keyboard.press("h")
+    _unfold(panel)
     expect(panel.locator(".hint-table")).to_be_visible(timeout=30_000)
 
     # Playing the move takes the answer away (it was for the old version).
@@ -102,6 +113,7 @@ def test_the_hint_lists_every_legal_move_of_the_view(new_context: Any, server: s
         page = scenes.open_page(new_context(), server, table_id, tokens)
         page.wait_for_function("document.body.dataset.acting === '0'")
         page.click("#hint-button")
+        _unfold(page.locator("#hint-panel"))
         rows = page.locator("#hint-panel .hint-table tbody tr")
         expect(rows.first).to_be_visible(timeout=30_000)
         actions = [rows.nth(i).get_attribute("data-action") for i in range(rows.count())]

@@ -79,7 +79,8 @@ def _snapshot(page: Any) -> dict[str, Any]:
         version: document.body.dataset.version, phase: document.body.dataset.phase,
         boards: [...document.querySelectorAll('#game .board')].map((b) =>
             [...b.querySelectorAll('.slot:not(.gone)')].map((s) => s.getAttribute('aria-label'))),
-        pile: document.querySelector('.pile.discard')?.getAttribute('aria-label') || null})""")
+        pile: (() => { const pile = document.querySelector('.pile.discard');
+          return pile ? pile.getAttribute('aria-label') || pile.textContent : null; })()})""")
 
 
 def _play_round(page: Any, reload_after: int | None = None,

@@ -37,6 +37,32 @@ WATCH = """() => {
 }"""
 
 
+#: Each reveal tag: its text, whether it is drawn inside the window, and the contrast of
+#: its text on its background (WCAG's formula).
+REVEAL_TAGS = """() => {
+  const lum = (css) => {
+    const [r, g, b] = css.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      const c = v / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  return [...document.querySelectorAll('#game .reveal-tag')].map((tag) => {
+    const style = getComputedStyle(tag);
+    const [a, b] = [lum(style.color), lum(style.backgroundColor)];
+    const box = tag.getBoundingClientRect();
+    return {text: tag.textContent, contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05),
+            visible: box.width > 0 && box.height > 0 && box.left >= 0 && box.top >= 0
+              && box.right <= innerWidth && box.bottom <= innerHeight};
+  });
+}"""
+#: The cards turned up on each board (by seat): [slot, the card's short text].
+REVEALED_CARDS = """() => Object.fromEntries([...document.querySelectorAll('#game .board')]
+  .map((b) => [b.dataset.seat, [...b.querySelectorAll('.slot.revealed')].map((s) => {
+    const card = s.querySelector('.card');
+    return [s.dataset.slot, card.querySelector('.rank').textContent
+      + card.querySelector('.suit').textContent];
+  })]).filter(([, cards]) => cards.length))"""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose pause between rounds is short and real (not "until everyone clicks
@@ -119,6 +145,28 @@ def test_the_face_down_cards_are_turned_up_when_the_round_ends(
         assert all("turned up at the round's end" in label for label in turned), turned
         # no card is left face down: each slot shows its card, played or turned up
         assert not [label for _r, label, back in slots if back], slots
+        # Issue 31: the turned-up cards say so in words (a tag on the card, readable
+        # without colour), the played ones do not; the result panel says what the tag
+        # means; the log says what was under each player's slots.
+        tags = page.evaluate(REVEAL_TAGS)
+        assert len(tags) == len(turned), tags
+        for tag in tags:
+            assert tag["text"] == "face down", tag
+            assert tag["visible"], tag
+            assert tag["contrast"] >= 4.5, tag
+        assert page.locator(".slot:not(.revealed) .reveal-tag").count() == 0
+        expect(page.locator("#result-revealed")).to_be_visible()  # (not on a phone)
+        log = page.inner_text("#log-list")
+        for seat, cards in page.evaluate(REVEALED_CARDS).items():
+            line = [text for text in log.splitlines() if text.startswith(
+                "Under your face-down cards:" if seat == "0" else "Under ")]
+            assert line, f"no log line says what was under seat {seat}'s slots: {log}"
+            for slot, card in cards:
+                assert any(f"slot {slot} {card}" in text for text in line), (seat, slot, line)
+        # A page opened after the round ended shows the same (its boards were all backs).
+        page.reload()
+        page.wait_for_selector("#result:not([hidden])")
+        expect(page.locator("#game .reveal-tag")).to_have_count(len(turned))
         if state == "round_over":
             page.click("#next-round")
             page.wait_for_function("document.body.dataset.phase !== 'round_over'")

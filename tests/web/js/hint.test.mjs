@@ -6,7 +6,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as engine from "../../../src/trashcards/web/static/js/local/engine.js";
 import { decide } from "../../../src/trashcards/web/static/js/local/bots.js";
-import { hint, sampleState } from "../../../src/trashcards/web/static/js/local/hint.js";
+import {
+  EXPERT_DEALS, expertChoice, hint, sampleState,
+} from "../../../src/trashcards/web/static/js/local/hint.js";
 
 /** Decision points of seeded matches: [rules, state] pairs, every `every`-th move, at
  *  most `perMatch` of one match. */
@@ -104,4 +106,44 @@ test("a hint sees a board one card from complete: the playable discard wins the 
     { budgetMs: 0, minSamples: 20 });
   assert.equal(answer.best, "discard");
   assert.equal(answer.actions[0].round_win, 1);
+});
+
+test("the expert on this device: legal, the same move from the same stream, greedy's unless "
+  + "another beats it measurably, the call first", () => {
+  let decisions = 0;
+  for (const [rules, state] of positions(24, 29)) {
+    const seat = engine.toAct(state);
+    const view = engine.view(state, seat);
+    const move = expertChoice(view, rules, new engine.PyRandom(9));
+    assert.ok(view.legal.includes(move), move);
+    assert.equal(expertChoice(view, rules, new engine.PyRandom(9)), move);
+    if (view.legal.includes("call")) {
+      assert.equal(move, "call");
+      continue;
+    }
+    if (view.legal.length === 1) continue;
+    decisions += 1;
+    const greedy = decide("greedy", view, null, rules);
+    const answer = hint(view, rules, new engine.PyRandom(9), { samples: EXPERT_DEALS,
+      extra: 3 * EXPERT_DEALS, budgetMs: Infinity });
+    assert.equal(move, answer.best);
+    if (move !== greedy) assert.ok(!answer.tied.includes(greedy), "left greedy's move on noise");
+  }
+  assert.ok(decisions >= 6, `only ${decisions} decisions`);
+});
+
+test("the expert on this device takes the discard that completes its board", () => {
+  const rules = engine.makeRules({ preset: "standard" });
+  let state = engine.newMatch(rules, ["a", "b"]);
+  state = { ...state, phase: "draw", due: null, dealer: 1, turn: 0,
+    boards: [
+      { size: 10, cards: ["As", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "Kh"],
+        up: [true, true, true, true, true, true, true, true, true, false] },
+      { size: 10, cards: ["Ah", "2h", "3h", "4h", "5h", "6h", "7h", "8h", "9h", "Th"],
+        up: [false, false, false, false, false, false, false, false, false, false] }],
+    discard: ["Ts"], stock: [] };
+  const used = new Set(["As", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "Kh", "Ah", "2h",
+    "3h", "4h", "5h", "6h", "7h", "8h", "9h", "Th", "Ts"]);
+  state.stock = engine.matchCards(rules, 2).filter((c) => !used.has(c));
+  assert.equal(expertChoice(engine.view(state, 0), rules, new engine.PyRandom(3)), "discard");
 });

@@ -31,8 +31,9 @@ function listOf(body, key) {
 }
 
 export const api = {
-  createTable: (rules, seats, hints = null) =>
-    request(paths.tables, { method: "POST", body: JSON.stringify({ rules, seats, hints }) }),
+  createTable: (rules, seats, hints = null, reactions = true) =>
+    request(paths.tables, { method: "POST",
+      body: JSON.stringify({ rules, seats, hints, reactions }) }),
   openTables: async () => listOf(await request(paths.tables), "tables"),
   table: (id) => localTableInfo(id) ?? request(paths.table(id)),
   join: (id, name, seat) =>
@@ -40,9 +41,9 @@ export const api = {
       method: "POST",
       body: JSON.stringify(seat === undefined ? { name } : { name, seat }),
     }),
-  createParty: (rules, seats, final, hints = null) =>
+  createParty: (rules, seats, final, hints = null, reactions = true) =>
     request(paths.parties, {
-      method: "POST", body: JSON.stringify({ rules, seats, final, hints }) }),
+      method: "POST", body: JSON.stringify({ rules, seats, final, hints, reactions }) }),
   party: (id) => request(paths.party(id)),
   presets: async () => listOf(await request(paths.presets), "presets"),
   bots: async () => listOf(await request(paths.bots), "bots"),

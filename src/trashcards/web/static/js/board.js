@@ -6,16 +6,17 @@
 import { t } from "./i18n.js";
 import { cardElement, cardName, isWildCard, isWildInSlot } from "./cards.js";
 import { el } from "./dom.js";
-import { slotKey } from "./prompt.js";
+import { slotKey, slotLabel } from "./prompt.js";
+import { EMOJI, reactionLabel } from "./reactions.js";
 
-/** The label people read for slot k: A, 2 … 10. */
-export function slotLabel(k) { return k === 1 ? "A" : String(k); }
+export { slotLabel };
 
 /**
  * One player's board.
  * ctx: {seat, player, name (display name), big, you, toAct, badges: [{text, kind}],
  *       wildSlots: Set<number> (clickable slots), onSlot(k), startSize, focus,
- *       revealed: the card of each slot that stayed face down when the round ended}
+ *       revealed: the card of each slot that stayed face down when the round ended,
+ *       reaction: the emote this seat sent a moment ago, or null}
  */
 export function boardElement(ctx) {
   const { seat, player, big } = ctx;
@@ -40,6 +41,15 @@ export function boardElement(ctx) {
   if (ctx.toAct) facts.append(el("span", "fact turn", t("board.to_play")));
   for (const badge of ctx.badges || []) facts.append(el("span", `fact ${badge.kind}`, badge.text));
   header.append(facts);
+  if (ctx.reaction) {
+    // A reaction of this seat (js/reactions.js), for a few seconds.
+    const bubble = el("p", "reaction-bubble");
+    bubble.dataset.emote = ctx.reaction;
+    const icon = el("span", "reaction-icon", EMOJI[ctx.reaction] || "");
+    icon.setAttribute("aria-hidden", "true");
+    bubble.append(icon, el("span", "reaction-word", reactionLabel(ctx.reaction)));
+    header.append(bubble);
+  }
   section.append(header);
 
   const grid = el("div", "slots");
@@ -77,7 +87,13 @@ export function boardElement(ctx) {
     node.title = label;
     const card = cardElement(up ? slot.card : turned, { wild });
     card.setAttribute("aria-hidden", "true");
-    if (turned) node.classList.add("revealed");
+    if (turned) {
+      // Turned up by the round's end, not played: a tag in words, not only a tint.
+      node.classList.add("revealed");
+      const tag = el("span", "reveal-tag", t("slot.revealed_tag"));
+      tag.setAttribute("aria-hidden", "true");  // the slot's name says it in full
+      card.append(tag);
+    }
     node.append(card, el("span", "slot-number", slotLabel(k)));
     if (ctx.focus && ctx.focus.seat === seat && ctx.focus.slot === k) node.classList.add("flash");
     grid.append(node);
@@ -100,19 +116,20 @@ export function centerElement(ctx) {
   const stockLegal = ctx.legal.has("stock");
   const stock = el(stockLegal ? "button" : "div", "pile stock");
   const stockLabel = t("pile.stock", { count: state.stock_count });
+  const stockCard = state.stock_count > 0 ? cardElement(null) : el("span", "card empty");
+  stockCard.setAttribute("aria-hidden", "true");
+  stock.append(stockCard, el("span", "pile-caption", stockLabel));
   if (stockLegal) {
+    // Named by what it shows ("Stock: 31 cards") and what it does, said after it.
     /** @type {HTMLButtonElement} */ (stock).type = "button";
     stock.classList.add("legal");
     stock.setAttribute("aria-keyshortcuts", "S");
     stock.addEventListener("click", () => ctx.act("stock"));
-    stock.setAttribute("aria-label", t("pile.stock_draw", { count: state.stock_count }));
+    stock.append(el("span", "visually-hidden", t("pile.stock_more")));
   } else {
     stock.setAttribute("role", "img");
     stock.setAttribute("aria-label", stockLabel);
   }
-  const stockCard = state.stock_count > 0 ? cardElement(null) : el("span", "card empty");
-  stockCard.setAttribute("aria-hidden", "true");
-  stock.append(stockCard, el("span", "pile-caption", stockLabel));
   if (ctx.focus === "stock") stock.classList.add("flash");
 
   // Discard pile
@@ -121,20 +138,21 @@ export function centerElement(ctx) {
   const discardLegal = ctx.legal.has("discard");
   const discard = el(discardLegal ? "button" : "div", "pile discard");
   const topName = top ? cardName(top) : t("pile.empty");
-  if (discardLegal) {
-    /** @type {HTMLButtonElement} */ (discard).type = "button";
-    discard.classList.add("legal");
-    discard.setAttribute("aria-keyshortcuts", "D");
-    discard.addEventListener("click", () => ctx.act("discard"));
-    discard.setAttribute("aria-label", t("pile.discard_take", { card: topName }));
-  } else {
-    discard.setAttribute("role", "img");
-    discard.setAttribute("aria-label", t("pile.discard", { card: topName }));
-  }
   const topCard = top ? cardElement(top, { wild: isWildCard(top, ctx.wildRanks) })
     : el("span", "card empty");
   topCard.setAttribute("aria-hidden", "true");
   discard.append(topCard, el("span", "pile-caption", t("pile.discard_caption")));
+  if (discardLegal) {
+    // Named by what it shows ("Discard pile") and what it does, said after it.
+    /** @type {HTMLButtonElement} */ (discard).type = "button";
+    discard.classList.add("legal");
+    discard.setAttribute("aria-keyshortcuts", "D");
+    discard.addEventListener("click", () => ctx.act("discard"));
+    discard.append(el("span", "visually-hidden", t("pile.discard_more", { card: topName })));
+  } else {
+    discard.setAttribute("role", "img");
+    discard.setAttribute("aria-label", t("pile.discard", { card: topName }));
+  }
   if (ctx.focus === "discard") discard.classList.add("flash");
   const showPile = el("button", "link-button show-pile",
     t("pile.show", { count: state.discard.length }));

@@ -17,6 +17,22 @@ export function el(tag, className, text) {
 }
 
 /**
+ * A name or a phrase as nodes that break only between its words: each word a
+ * `<span class="word">` kept whole (`white-space: nowrap` in app.css), spaces between.
+ * @param {string} text
+ * @returns {Node[]}
+ */
+export function wholeWords(text) {
+  /** @type {Node[]} */
+  const nodes = [];
+  for (const [index, word] of String(text).split(/\s+/).filter(Boolean).entries()) {
+    if (index) nodes.push(document.createTextNode(" "));
+    nodes.push(el("span", "word", word));
+  }
+  return nodes;
+}
+
+/**
  * The page's element of this id; it must be there (the page's template has it).
  * @param {string} id
  * @returns {HTMLElement}

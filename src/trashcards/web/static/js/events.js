@@ -7,6 +7,7 @@
 
 import { t } from "./i18n.js";
 import { cardShort } from "./cards.js";
+import { andList } from "./prompt.js";
 
 function clone(state) { return JSON.parse(JSON.stringify(state)); }
 
@@ -170,7 +171,25 @@ export function describeEvents(events, ctx) {
     }
     const text = describeEvent(event, ctx);
     if (text) lines.push({ text, kind: kindOf(event), first: i });
+    if (event.revealed) lines.push(...revealedLines(event.revealed, ctx, i));
   }
+  return lines;
+}
+
+/** What stayed face down on each board when a round ended, one line per player who had
+ *  any: "Under Bo's face-down cards: slot 3 Q♠, slot 7 10♦." */
+export function revealedLines(revealed, ctx, first) {
+  const lines = [];
+  revealed.forEach((board, seat) => {
+    const cards = [];
+    (board || []).forEach((card, index) => {
+      if (card) cards.push(t("event.revealed_slot", { slot: index + 1, card: cardShort(card) }));
+    });
+    if (!cards.length) return;
+    const key = ctx.you(seat) ? "event.revealed_you" : "event.revealed";
+    lines.push({ text: t(key, { name: ctx.name(seat), cards: cards.join(", ") }),
+      kind: "reveal", first });
+  });
   return lines;
 }
 
@@ -255,4 +274,99 @@ export function describeEvent(event, ctx) {
     default:
       return "";
   }
+}
+
+// -- one sentence a turn (the announcements' brief verbosity) -------------------------------
+
+/** The clause of one event inside a turn's sentence ("draws 3♥ from the stock", "fills
+ *  slots 3, 1"), or null for an event that is said on its own (a deal, a round won) or
+ *  not at all (a card turned up: the slot it fills says it). */
+function clause(event, ctx) {
+  const you = ctx.you(event.seat) ? "_you" : "";
+  const card = event.card ? cardShort(event.card) : "";
+  switch (event.type) {
+    case "drew":
+      return t(`brief.drew_${event.source === "discard" ? "discard" : "stock"}${you}`, { card });
+    case "called":
+      return t(`brief.called${you}`);
+    case "placed":
+      return event.wild ? t(`brief.wild${you}`, { card, slot: event.slot }) : null;
+    case "swapped":
+      return t(`brief.swapped${you}`, { card, slot: event.slot, wild: cardShort(event.wild) });
+    case "discarded": {
+      const why = event.why || {};
+      if (why.reason === "wild" || why.reason === "kept_wild") return t(`brief.trashed${you}`, { card });
+      const reason = whyClause(event);
+      return reason ? t(`brief.discarded_why${you}`, { card, why: reason })
+        : t(`brief.discarded${you}`, { card });
+    }
+    case "penalty_drawn":
+      return t(`brief.penalty${you}`, { card });
+    case "completed":
+      return event.claimed ? t(`brief.completed${you}`) : null;
+    default:
+      return null;
+  }
+}
+
+/** Events a turn's sentence tells (the rest are said on their own, in full). */
+const IN_A_TURN = new Set(["drew", "called", "placed", "turned_up", "swapped", "discarded",
+  "penalty_drawn"]);
+
+/**
+ * The sentences of a sequence of events with each turn summed up in one ("Bo: draws 3♥
+ * from the stock, fills slots 3, 1 and discards K♠ (Kings are trash)."): a chain is one
+ * sentence, whatever its length. Deals, round ends and the rest are said as the log says
+ * them; a new turn is not said (the prompt says whose it is). [{text, first}], as
+ * describeEvents.
+ */
+export function summarizeEvents(events, ctx) {
+  const lines = [];
+  let seat = null;
+  let parts = [];
+  let filled = [];
+  let first = 0;
+  const fill = () => {
+    if (!filled.length) return;
+    const you = ctx.you(seat) ? "_you" : "";
+    parts.push(t(`brief.filled${you}`, { slots: filled.join(", "), count: filled.length }));
+    filled = [];
+  };
+  const flush = () => {
+    fill();
+    if (seat !== null && parts.length) {
+      const text = ctx.you(seat) ? t("brief.turn_you", { actions: andList(parts) })
+        : t("brief.turn", { name: ctx.name(seat), actions: andList(parts) });
+      lines.push({ text, kind: "move", first });
+    }
+    seat = null;
+    parts = [];
+  };
+  events.forEach((event, index) => {
+    const completes = event.type === "completed" && event.claimed;
+    if (IN_A_TURN.has(event.type) || completes) {
+      if (seat !== event.seat) {
+        flush();
+        seat = event.seat;
+        first = index;
+      }
+      if (event.type === "placed" && !event.wild) {
+        filled.push(event.slot);
+        return;
+      }
+      const text = clause(event, ctx);
+      if (text) {
+        fill();
+        parts.push(text);
+      }
+      return;
+    }
+    flush();
+    if (event.type === "turn_passed") return;
+    const text = describeEvent(event, ctx);
+    if (text) lines.push({ text, kind: kindOf(event), first: index });
+    if (event.revealed) lines.push(...revealedLines(event.revealed, ctx, index));
+  });
+  flush();
+  return lines;
 }

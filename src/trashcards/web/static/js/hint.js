@@ -95,6 +95,8 @@ export class HintPanel {
     this.onChange = onChange; // the hint shown (or taken away) changed
     this.best = null; // {version, action}: the move the hint on show suggests
     this.folded = null; // the reader folded the details away (true) or opened them
+    this.tooTall = false; // the details of the hint on show do not fit the docked panel
+    this.relabel = () => {}; // says again on the fold button whether it folds or opens
     this.panel = panel;
     this.send = send;
     this.actionText = actionText;
@@ -142,9 +144,18 @@ export class HintPanel {
     const parts = [this.head(!forced), lead];
     if (!forced) parts.push(this.details(message));
     this.panel.replaceChildren(...parts);
+    this.tooTall = false;
     this.panel.dataset.collapsed = this.collapsed() ? "1" : "0";
     this.best = { version: message.version, action: best.action };
     this.panel.hidden = false;
+    // Docked beside the board, details that would need a scroll of their own start
+    // folded (the best move, and "show all moves"), unless the reader chose otherwise.
+    if (!forced && this.folded === null && this.panel.dataset.collapsed === "0"
+        && this.panel.scrollHeight > this.panel.clientHeight + 1) {
+      this.tooTall = true;
+      this.panel.dataset.collapsed = "1";
+      this.relabel();
+    }
     this.onChange();
   }
 
@@ -173,6 +184,7 @@ export class HintPanel {
         label();
       });
       label();
+      this.relabel = label;
       head.append(fold);
     }
     const close = document.createElement("button");
@@ -188,7 +200,7 @@ export class HintPanel {
    *  phone (the sheet takes the log's place) and open on a laptop. */
   collapsed() {
     if (this.folded !== null) return this.folded;
-    return window.matchMedia("(max-width: 47.99rem)").matches;
+    return this.tooTall || window.matchMedia("(max-width: 47.99rem)").matches;
   }
 
   /** Every legal move with its chances, best first. */

@@ -283,7 +283,7 @@ async function createTable(event) {
   try {
     if (seats.length > TABLE_SEATS) {
       const answer = await api.createParty(chosenRules(), seats, inputById("party-final").checked,
-        inputById("table-hints").checked);
+        inputById("table-hints").checked, inputById("table-reactions").checked);
       const byTable = new Map();
       for (const seat of answer.seats || []) {
         if (!byTable.has(seat.table_id)) byTable.set(seat.table_id, []);
@@ -297,7 +297,8 @@ async function createTable(event) {
       location.assign(paths.partyPage(answer.party_id));
       return;
     }
-    const answer = await api.createTable(chosenRules(), seats, inputById("table-hints").checked);
+    const answer = await api.createTable(chosenRules(), seats, inputById("table-hints").checked,
+      inputById("table-reactions").checked);
     store.addSeats(answer.table_id, answer.seats || []);
     store.updateTable(answer.table_id, { created: Date.now() });
     location.assign(paths.tablePage(answer.table_id));
@@ -357,10 +358,6 @@ function markServerLevels(select) {
 async function createOnDevice(seats, refuse) {
   if (seats.some((s) => s.kind === "open") || seats.length > TABLE_SEATS) {
     refuse(t("offline.no_open"));
-    return;
-  }
-  if (seats.some((s) => s.kind === "bot" && !LOCAL_LEVELS.includes(s.bot))) {
-    refuse(t("offline.no_expert"));
     return;
   }
   try {

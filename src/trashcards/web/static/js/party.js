@@ -16,7 +16,7 @@ import { paths, routeParts } from "./config.js";
 import * as store from "./store.js";
 import { displayName } from "./names.js";
 import { watchTable } from "./connection.js";
-import { el, inputById, linkById } from "./dom.js";
+import { el, inputById, linkById, wholeWords } from "./dom.js";
 
 /** Changes that come together (a move's events, then the table) fetch the party once. */
 const SETTLE_MS = 150;
@@ -89,8 +89,10 @@ function tableCard(table, title) {
   for (const seat of order) {
     const row = el("li", "party-seat");
     const taken = table.seats[seat].taken;
-    row.append(el("span", "party-seat-name", taken ? seatName(table, seat, held)
+    const name = el("span", "party-seat-name");
+    name.append(...wholeWords(taken ? seatName(table, seat, held)
       : t("waiting.seat_open", { seat: seat + 1 })));
+    row.append(name);
     row.append(el("span", "fact", t("party.rounds", { count: won[seat] || 0 })));
     if (progress && progress.match_winner === seat) {
       row.append(el("span", "fact winner", t("party.winner")));

@@ -6,6 +6,9 @@
 import { currentLanguage, t } from "./i18n.js";
 import { cardShort, parseCard } from "./cards.js";
 
+/** The label people read for slot k: A, 2 … 10. */
+export function slotLabel(k) { return k === 1 ? "A" : String(k); }
+
 /** The key that picks slot k: 1…9, and 0 for 10. */
 export function slotKey(k) { return k === 10 ? "0" : String(k); }
 

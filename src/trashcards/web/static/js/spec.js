@@ -137,6 +137,7 @@ export const CLIENT_TYPES = Object.freeze([
   "rematch",
   "history",
   "hint",
+  "react",
   "ping"
 ]);
 
@@ -191,6 +192,7 @@ export const ERROR_CODES = Object.freeze([
   "not_your_turn",
   "quarantined",
   "rate_limited",
+  "reactions_off",
   "seat_taken",
   "stale_version",
   "storage_error",
@@ -198,4 +200,14 @@ export const ERROR_CODES = Object.freeze([
   "unavailable",
   "unknown_type",
   "unsupported_media_type"
+]);
+
+/** The reactions a seat may send (`reaction.<emote>`, docs/protocol.md). */
+export const EMOTES = Object.freeze([
+  "wave",
+  "thumbs_up",
+  "clap",
+  "laugh",
+  "wow",
+  "oops"
 ]);

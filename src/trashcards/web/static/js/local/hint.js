@@ -154,3 +154,20 @@ export function hint(view, rules, rng, options = {}) {
   const { comparison } = localCompare(view, rules, seed, options);
   return { ...hintJson(view, rules, comparison), engine: "local" };
 }
+
+/** Deals per legal action of the expert on this device, then up to 3 × as many on the
+ *  contested pair: a fixed number, not a time budget, so that the same view and random
+ *  stream give the same move on every device (a server's expert: 64 deals, each played to
+ *  the round's end and valued with the match-odds table). */
+export const EXPERT_DEALS = 16;
+
+/** The expert's move on this device (trashcards.ai.expert.ExpertBot, coarser): calls
+ *  "Trash!" when it may (calling is free), plays a forced move, else the hint's best —
+ *  greedy's own choice unless another action beats it measurably (the paired 95 %
+ *  interval), as the server's expert decides. Draws one number from `rng`. */
+export function expertChoice(view, rules, rng) {
+  if (view.legal.length === 1) return view.legal[0];
+  if (view.legal.includes("call")) return "call";
+  return hint(view, rules, rng, { samples: EXPERT_DEALS, extra: 3 * EXPERT_DEALS,
+    budgetMs: Infinity }).best;
+}

@@ -8,13 +8,14 @@
 import * as engine from "./engine.js";
 import { decide } from "./bots.js";
 import { getTable, putTable } from "./db.js";
-import { hint } from "./hint.js";
+import { expertChoice, hint } from "./hint.js";
 import { computeInSlices } from "./chances.js";
 import { FLAGS } from "../spec.js";
 
 export const LOCAL_PREFIX = "local-";
-/** The computer levels that run on this device (the expert searches on a server). */
-export const LOCAL_LEVELS = ["sometimes", "kid", "greedy"];
+/** The computer levels that run on this device; the expert searches here as a hint does
+ *  (local/hint.js expertChoice), on fewer deals than a server's. */
+export const LOCAL_LEVELS = ["sometimes", "kid", "greedy", "expert"];
 const HISTORY_PAGE = 200;
 const FACE = { J: "J", Q: "Q", K: "K" };
 
@@ -133,7 +134,8 @@ export function tableInfo(table, state) {
       ...(s.kind === "bot" ? { bot: s.bot } : {}) })),
     version: table.moves.length, round_pause: 0, ready: [...table.ready],
     rematch: table.rematch, decks: engine.deckCount(rules, table.seats.length), party: null,
-    progress, hints: table.hints !== false, local: true,
+    // reactions are for online tables: everyone here is at this one device
+    progress, hints: table.hints !== false, reactions: false, local: true,
   };
 }
 
@@ -270,7 +272,9 @@ export class Host {
 
   async botMove(seat, bot, version) {
     if (this.table.moves.length !== version) return;
-    const action = decide(bot, engine.view(this.state, seat), this.bots[seat], this.rules);
+    const view = engine.view(this.state, seat);
+    const action = bot === "expert" ? expertChoice(view, this.rules, this.bots[seat])
+      : decide(bot, view, this.bots[seat], this.rules);
     await this.step(action, seat);
   }
 

@@ -36,6 +36,9 @@ import {
  * @property {{waiting: boolean, receive(msg: object): void, refused(code: string): void}} hint
  * @property {(tableId: string) => void} goToTable leave for another table's page
  * @property {() => void} seatsChanged the server said which seats are this page's
+ * @property {(seat: number, emote: string) => void} [showReaction] a seat's reaction came
+ * @property {(events: Array<Record<string, any>>, state: ViewState|null) => void} [told]
+ *   the events of a move came (said at the "one sentence a turn" verbosity)
  * @property {Motion} motion
  */
 
@@ -161,6 +164,9 @@ export class TableController {
       case "hint":
         this.view.hint.receive(msg);
         break;
+      case "reaction":
+        this.view.showReaction?.(msg.seat, msg.emote);
+        break;
       case "error":
         this.onError(msg);
         break;
@@ -270,6 +276,7 @@ export class TableController {
    *  an older page asked for. @param {HistoryMessage} msg */
   onHistory(msg) {
     const app = this.app;
+    const revealed = app.revealed;
     if (isOver(app.state)) noteRevealed(app, msg.events || []); // a page opened after the round
     const lines = describeEvents(msg.events || [], logContext(app, app.state));
     if (app.asked !== null && msg.version === app.asked) this.view.log.prepend(lines);
@@ -279,6 +286,7 @@ export class TableController {
     app.roundFrom = msg.round_from;
     if (msg.from_version > msg.round_from) this.askHistory(msg.from_version); // the round
     this.view.renderLogButton();
+    if (app.revealed !== revealed) this.view.render();  // the boards show what was under
   }
 
   /** Play the steps of an ``events`` message, then take its view.
@@ -288,6 +296,7 @@ export class TableController {
     const motion = this.view.motion;
     const events = msg.events || [];
     const lines = describeEvents(events, logContext(app, msg.state || app.state));
+    this.view.told?.(events, msg.state || app.state);
     const animate = app.shown && app.version !== null && msg.from_version === app.version
       && motion.on() && events.length <= MAX_ANIMATED;
     noteTurnEnd(app, events);

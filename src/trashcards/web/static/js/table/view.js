@@ -4,13 +4,15 @@
 // Everything that touches the DOM of the table page is here.
 
 import { currentLanguage, t } from "../i18n.js";
+import { Announcer, setVerbosity, verbosity } from "../announce.js";
+import { summarizeEvents } from "../events.js";
 import { api } from "../api.js";
 import { paths } from "../config.js";
 import { watchTable } from "../connection.js";
 import * as store from "../store.js";
 import { boardElement, centerElement } from "../board.js";
 import { cardElement, isWildCard } from "../cards.js";
-import { byId, dialogById, el, inputById } from "../dom.js";
+import { byId, dialogById, el, inputById, wholeWords } from "../dom.js";
 import { installKeys } from "../keys.js";
 import { Log } from "../log.js";
 import * as motion from "../motion.js";
@@ -19,11 +21,14 @@ import { displayName } from "../names.js";
 import { wildSlots } from "../prompt.js";
 import * as sound from "../sound.js";
 import { WinBar } from "../winbar.js";
+import { EMOTES } from "../spec.js";
+import { EMOJI, REACTION_INTERVAL_MS, REACTION_SHOWN_MS, reactionLabel } from "../reactions.js";
 import {
-  actingSeat, badgesFor, homeSeat, isOver, listNames, nameOf, notesFor, passPending,
-  presetTitle, promptText, ruleBadges, spectating, startSize, takeChances, tokenFor,
-  wildRanks, you,
+  actingSeat, badgesFor, homeSeat, isOver, listNames, logContext, nameOf, notesFor,
+  passPending, presetTitle, promptText, ruleBadges, spectating, startSize, takeChances,
+  tokenFor, wildRanks, you,
 } from "./state.js";
+import { boardSpeech, opponents, pilesSpeech } from "./speech.js";
 
 /** @typedef {import("./state.js").TableState} TableState */
 /** @typedef {import("./controller.js").TableController} TableController */
@@ -55,14 +60,40 @@ export class TableView {
    */
   constructor(app, send) {
     this.app = app;
+    this.send = send;
+    /** The reactions on show beside the boards, by seat, and when each goes.
+     *  @type {Map<number, {emote: string, until: number}>} */
+    this.reactionsShown = new Map();
+    /** This page sent a reaction a moment ago: the next waits (js/reactions.js). */
+    this.reacting = false;
     /** @type {TableController|null} set once the controller is made */
     this.controller = null;
     this.motion = pageMotion;
-    this.log = new Log(byId("log-list"), byId("log-scroll"));
+    /** What a reader who does not see the table hears (js/announce.js). */
+    this.announcer = new Announcer(byId("announcer"));
+    const log = new Log(byId("log-list"), byId("log-scroll"));
+    /** The "What happened" log; at the "every step" verbosity each new line is said. */
+    this.log = {
+      append: (/** @type {{text: string}[]} */ lines) => {
+        log.append(lines);
+        if (verbosity() === "full") for (const line of lines) this.announcer.say(line.text);
+      },
+      prepend: (/** @type {any[]} */ lines) => log.prepend(lines),
+      replace: (/** @type {any[]} */ lines) => log.replace(lines),
+    };
+    /** The prompt last said, with its version (said again at a new decision). */
+    this.spoken = "";
+    /** The hint last said: its version and words. */
+    this.hintSpoken = "";
+    /** The opponent N reads next (an index into state.opponents). */
+    this.nextOpponent = 0;
     this.winbar = new WinBar(byId("winbar"));
     this.hint = new HintPanel(byId("hint-button"), byId("hint-panel"), {
       send,
-      onChange: () => this.markSuggestion(),
+      onChange: () => {
+        this.markSuggestion();
+        this.sayHint(false);
+      },
     });
     /** @type {string|null} what the bar shows: (version, names, own seat, language) */
     this.drawnChances = null;
@@ -136,6 +167,7 @@ export class TableView {
     }
     const prompt = promptText(app);
     if (byId("prompt").textContent !== prompt) byId("prompt").textContent = prompt;
+    this.sayPrompt(prompt, acting);
     const conn = byId("conn");
     conn.textContent = app.online ? t("conn.online")
       : (app.status === "crowded" ? t("conn.crowded_short") : t("conn.offline"));
@@ -149,6 +181,7 @@ export class TableView {
     this.renderPass();
     this.renderTopbar();
     this.renderAids();
+    this.renderReactions();
     this.markSuggestion();
     motion.keepHidden();
   }
@@ -261,6 +294,7 @@ export class TableView {
       startSize: startSize(app),
       focus: app.focus && typeof app.focus === "object" ? app.focus : null,
       revealed: app.revealed && isOver(state) ? app.revealed[seat] : null,
+      reaction: this.reactionsShown.get(seat)?.emote ?? null,
     });
     const opponents = byId("opponents");
     opponents.style.setProperty("--others", String(Math.max(others.length, 1)));
@@ -284,11 +318,163 @@ export class TableView {
     }));
   }
 
-  /** Mark on the table the move the hint on show suggests: its pile, slot or button. */
+  // -- reactions (js/reactions.js) -------------------------------------------------------
+
+  /** The reactions bar: at an online table that allows them and has a seat for a friend
+   *  by link (against the computer or on one device there is no one to react to), for a
+   *  page with a seat. */
+  renderReactions() {
+    const app = this.app;
+    const bar = byId("reactions");
+    const table = /** @type {Record<string, any>|null} */ (app.table);
+    const friends = Boolean(table) && table.seats.some((/** @type {{kind: string}} */ s) =>
+      s.kind === "open");
+    bar.hidden = !table || !table.reactions || Boolean(table.local) || !friends
+      || homeSeat(app) === null;
+    if (bar.hidden) return;
+    const list = byId("reactions-list");
+    if (!list.children.length) {
+      for (const emote of EMOTES) {
+        const button = /** @type {HTMLButtonElement} */ (el("button", "reaction-button"));
+        button.type = "button";
+        button.dataset.emote = emote;
+        button.addEventListener("click", () => this.react(emote));
+        list.append(button);
+      }
+    }
+    for (const child of list.children) {
+      const button = /** @type {HTMLElement} */ (child);
+      const emote = button.dataset.emote || "";
+      const label = reactionLabel(emote);
+      if (button.dataset.label === label) continue;
+      button.dataset.label = label;
+      const icon = el("span", "reaction-icon", EMOJI[emote] || "");
+      icon.setAttribute("aria-hidden", "true");
+      button.replaceChildren(icon, el("span", "reaction-word", label));
+    }
+  }
+
+  /** Send a reaction; the next waits REACTION_INTERVAL_MS (the server's limit).
+   *  @param {string} emote */
+  react(emote) {
+    const seat = homeSeat(this.app);
+    const token = seat === null ? null : tokenFor(this.app, seat);
+    if (!token || this.reacting) return;
+    this.send(/** @type {any} */ ({ type: "react", token, emote }));
+    this.reacting = true;
+    const buttons = [...byId("reactions-list").children];
+    for (const button of buttons) button.setAttribute("aria-disabled", "true");
+    setTimeout(() => {
+      this.reacting = false;
+      for (const button of buttons) button.removeAttribute("aria-disabled");
+    }, REACTION_INTERVAL_MS);
+  }
+
+  /** A seat's reaction: beside its board for REACTION_SHOWN_MS, and said.
+   *  @param {number} seat @param {string} emote */
+  showReaction(seat, emote) {
+    const until = Date.now() + REACTION_SHOWN_MS;
+    this.reactionsShown.set(seat, { emote, until });
+    this.render();
+    const label = reactionLabel(emote);
+    this.announcer.say(you(this.app, seat) ? t("reaction.said_you", { emote: label })
+      : t("reaction.said", { name: nameOf(this.app, seat), emote: label }));
+    setTimeout(() => {
+      const shown = this.reactionsShown.get(seat);
+      if (!shown || shown.until > Date.now()) return;
+      this.reactionsShown.delete(seat);
+      this.render();
+    }, REACTION_SHOWN_MS);
+  }
+
+  // -- what is said (js/announce.js) -----------------------------------------------------
+
+  /** The events of a move have come: at the "one sentence a turn" verbosity, say them so
+   *  (at "every step" the log's lines are said as they are told).
+   *  @param {Array<Record<string, any>>} events @param {ViewState|null} state */
+  told(events, state) {
+    if (verbosity() !== "brief") return;
+    for (const line of summarizeEvents(events, logContext(this.app, state || this.app.state))) {
+      this.announcer.say(line.text);
+    }
+  }
+
+  /** Say the prompt when it asks this page for a decision, or says that a round or the
+   *  match is over or whose device it is: once for each version.
+   *  @param {string} prompt @param {number|null} acting */
+  sayPrompt(prompt, acting) {
+    const app = this.app;
+    const wanted = acting !== null || passPending(app)
+      || (!app.busy && isOver(app.state));
+    const key = `${app.version}|${prompt}`;
+    if (!wanted || key === this.spoken) return;
+    this.spoken = key;
+    this.announcer.say(prompt);
+  }
+
+  /** Say the hint on show (its conclusion, or why there is none), once; ``again``: say it
+   *  even if it was said. @param {boolean} again */
+  sayHint(again) {
+    const panel = byId("hint-panel");
+    if (panel.hidden) return;
+    const words = panel.querySelector(".hint-best, .hint-refused");
+    if (!words || !words.textContent) return;
+    const text = `${t("hint.title")}: ${words.textContent}`;
+    const key = `${this.app.version}|${text}`;
+    if (!again && key === this.hintSpoken) return;
+    this.hintSpoken = key;
+    this.announcer.say(text);
+  }
+
+  /** H: the hint on show is said again; else one is asked for (said when it comes). */
+  hearHint() {
+    if (this.hint.suggestion(this.app.version) !== null) {
+      this.sayHint(true);
+    } else if (!byId("hint-button").hidden) {
+      this.hint.ask();
+    } else {
+      this.announcer.say(t("read.no_hint"));
+    }
+  }
+
+  /** N: the next opponent's board, in turn order, round and round. */
+  readNextOpponent() {
+    const seats = opponents(this.app);
+    if (!seats.length) {
+      this.announcer.say(t("read.nothing"));
+      return;
+    }
+    const seat = seats[this.nextOpponent % seats.length];
+    this.nextOpponent = (this.nextOpponent + 1) % seats.length;
+    this.announcer.say(boardSpeech(this.app, seat));
+  }
+
+  /** V: every step, or one sentence a turn. */
+  switchVerbosity() {
+    const next = verbosity() === "full" ? "brief" : "full";
+    setVerbosity(next);
+    this.renderVerbosity();
+    this.announcer.say(t(`announce.now_${next}`));
+  }
+
+  renderVerbosity() {
+    const chosen = verbosity();
+    for (const input of document.querySelectorAll("input[name=verbosity]")) {
+      const box = /** @type {HTMLInputElement} */ (input);
+      box.checked = box.value === chosen;
+    }
+  }
+
+  /** Mark on the table the move the hint on show suggests: its pile, slot or button,
+   *  framed (css/ai.css), tagged in words and named so. */
   markSuggestion() {
     for (const node of document.querySelectorAll("#game .hint-pick")) {
       node.classList.remove("hint-pick");
+      const named = /** @type {HTMLElement} */ (node).dataset.unhinted;
+      if (named !== undefined) node.setAttribute("aria-label", named);
+      delete (/** @type {HTMLElement} */ (node)).dataset.unhinted;
     }
+    for (const tag of document.querySelectorAll("#game .hint-tag")) tag.remove();
     const action = this.hint.suggestion(this.app.version);
     if (!action || actingSeat(this.app) === null) return;
     const [verb, slot] = action.split(" ");
@@ -300,7 +486,17 @@ export class TableView {
     } else {
       target = byId("center").querySelector(`.action-${verb}`);
     }
-    if (target) target.classList.add("hint-pick");
+    if (!(target instanceof HTMLElement)) return;
+    target.classList.add("hint-pick");
+    const mark = t("hint.button");
+    const tag = el("span", "hint-tag", `★ ${mark}`);
+    tag.setAttribute("aria-hidden", "true");  // the name below says it
+    (target.querySelector(".card") || target).append(tag);
+    const label = target.getAttribute("aria-label");
+    if (label !== null) {
+      target.dataset.unhinted = label;
+      target.setAttribute("aria-label", t("hint.suggested", { label, mark }));
+    }
   }
 
   renderWaiting() {
@@ -349,8 +545,13 @@ export class TableView {
           String(p.slots.filter((s) => !s.up).length),
         ];
         for (const [i, text] of cells.entries()) {
-          const cell = el(i === 1 ? "th" : "td", "", text);
-          if (i === 1) cell.scope = "row";
+          const cell = el(i === 1 ? "th" : "td");
+          if (i === 1) {
+            cell.scope = "row";
+            cell.append(...wholeWords(text));  // a name breaks between its words only
+          } else {
+            cell.textContent = text;
+          }
           row.append(cell);
         }
         return row;
@@ -361,6 +562,9 @@ export class TableView {
         .join(" · ");
     }
     byId("result-scores").hidden = matchOver;
+    // What the "face down" tags on the boards mean, while boards show them.
+    byId("result-revealed").hidden = !(app.revealed && app.revealed.some(
+      (board) => (board || []).some(Boolean)));
     const mine = app.seats.size > 0;
     const party = app.table && app.table.party;
     const next = /** @type {HTMLButtonElement} */ (byId("next-round"));
@@ -566,10 +770,22 @@ export class TableView {
     installKeys({
       act: (action) => control().act(action),
       slot: (k) => control().act(`wild ${k}`),
-      hint: () => { if (!byId("hint-button").hidden) this.hint.ask(); },
+      hint: () => this.hearHint(),
       help: () => dialogById("help-dialog").showModal(),
       pass: () => { if (passPending(app)) byId("pass-button").click(); },
+      board: () => this.announcer.say(boardSpeech(app, homeSeat(app) ?? 0)),
+      piles: () => this.announcer.say(pilesSpeech(app)),
+      next: () => this.readNextOpponent(),
+      repeat: () => this.announcer.say(byId("prompt").textContent || t("read.nothing")),
+      verbosity: () => this.switchVerbosity(),
     });
+    for (const input of document.querySelectorAll("input[name=verbosity]")) {
+      input.addEventListener("change", () => {
+        const box = /** @type {HTMLInputElement} */ (input);
+        if (box.checked) setVerbosity(box.value === "brief" ? "brief" : "full");
+      });
+    }
+    this.renderVerbosity();
   }
 }
 
