@@ -106,6 +106,7 @@ def test_the_paired_interval_contains_its_mean_and_shifts_with_a_constant(
 # -- ties, the best, exact values ---------------------------------------------------------
 
 
+@pytest.mark.numba_compile
 def test_a_best_that_leads_by_more_than_five_points_is_reported_and_the_second_is_not_equal(
         ) -> None:
     seen = 0
@@ -122,6 +123,7 @@ def test_a_best_that_leads_by_more_than_five_points_is_reported_and_the_second_i
     assert seen >= 3
 
 
+@pytest.mark.numba_compile
 def test_wild_placements_with_the_same_outcome_on_every_deal_are_all_equal_to_the_best(
         ) -> None:
     """A wild that completes a chain wherever it goes: the rollouts agree deal by deal."""
@@ -139,6 +141,7 @@ def test_wild_placements_with_the_same_outcome_on_every_deal_are_all_equal_to_th
     assert checked >= 2
 
 
+@pytest.mark.numba_compile
 def test_tied_moves_come_first_with_greedy_s_choice_leading() -> None:
     for v in positions(STANDARD, 2, 7)[:40]:
         found = compare(v, 100, seed=3)
@@ -182,6 +185,7 @@ def test_the_hint_json_says_exact_with_no_samples_on_small_boards() -> None:
         assert low == high
 
 
+@pytest.mark.numba_compile
 def test_calling_trash_is_ranked_first_where_it_is_legal() -> None:
     rules = Rules.preset_named("call-trash")
     found = 0
@@ -196,6 +200,7 @@ def test_calling_trash_is_ranked_first_where_it_is_legal() -> None:
     assert found >= 3
 
 
+@pytest.mark.numba_compile
 def test_the_browser_s_hint_gives_the_same_numbers_as_the_hint_command() -> None:
     """The server seeds a hint with the table version: the same view, seed and budget
     give the same JSON as ``trashcards hint --seed VERSION --samples N``."""
@@ -249,6 +254,7 @@ def _fits_face_down(v: View) -> bool:
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.sampled_from(("greedy", "kid")),
        st.sampled_from(("standard", "call-trash", "kids")), st.integers(0, 200))
+@pytest.mark.numba_compile
 def test_a_reason_never_argues_against_the_pick(seed: int, bot: str, preset: str,
                                                  pick: int) -> None:
     rules = Rules.preset_named(preset)
@@ -327,6 +333,7 @@ def test_without_fresh_deals_the_same_review_would_flag_noise(
     assert _flag_rate(False, monkeypatch) > 0.03
 
 
+@pytest.mark.numba_compile
 def test_a_board_completed_without_calling_is_a_missed_call() -> None:
     from trashcards.ai.review import review
     from trashcards.session import play_match

@@ -47,6 +47,7 @@ def _same_view_other_cards(state: State) -> State:
     return deal_state(v, cards, sorted(stock, reverse=True))
 
 
+@pytest.mark.numba_compile
 def test_8_an_evaluation_depends_on_the_view_and_the_seed_only() -> None:
     state = _decision("kids", 3, want=3)
     other = _same_view_other_cards(state)
@@ -58,6 +59,7 @@ def test_8_an_evaluation_depends_on_the_view_and_the_seed_only() -> None:
     assert c.round_won != a.round_won or c.match_value != a.match_value
 
 
+@pytest.mark.numba_compile
 def test_chances_are_shares_with_intervals_around_them() -> None:
     state = _decision("kids", 4, want=3)
     ev = evaluate(view(state, state.to_act), samples=40, seed=1)
@@ -73,6 +75,7 @@ def test_chances_are_shares_with_intervals_around_them() -> None:
     assert ev.ranked()[0] == ev.best
 
 
+@pytest.mark.numba_compile
 def test_common_random_numbers_make_paired_differences_sharper() -> None:
     """Sample k deals the same cards and feeds the same streams to every action, so the
     interval of the difference between placing a wild and throwing it away is narrower
@@ -91,6 +94,7 @@ def test_common_random_numbers_make_paired_differences_sharper() -> None:
     assert paired.half_width < 0.9 * separate ** 0.5  # 0.82 here
 
 
+@pytest.mark.numba_compile
 def test_completing_the_board_wins_the_round_for_sure() -> None:
     """Golden record, move 16: Ana holds J♣ with slot 4 her last face-down slot."""
     record = load(DATA / "standard-2p-match.trash.json")

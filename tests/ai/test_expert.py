@@ -20,6 +20,7 @@ from trashcards.state import Phase
 
 @pytest.mark.parametrize(("preset", "players"), [
     ("kids", 2), ("call-trash", 2), ("last-chance", 2), ("kids", 3)])
+@pytest.mark.numba_compile
 def test_10_the_expert_never_plays_an_illegal_action(preset: str, players: int) -> None:
     rules = Rules.preset_named(preset)
     if players > 2:
@@ -40,6 +41,7 @@ def test_10_the_expert_never_plays_an_illegal_action(preset: str, players: int) 
     assert decisions > 20
 
 
+@pytest.mark.numba_compile
 def test_8_the_expert_decides_from_the_view_alone() -> None:
     """The same view with other hidden cards, and the same seed: the same decision, at
     every decision of a game."""
@@ -103,6 +105,7 @@ def test_importing_the_bots_does_not_import_the_ai() -> None:
     assert out.strip() == "False"
 
 
+@pytest.mark.numba_compile
 def test_a_time_budget_searches_in_batches() -> None:
     state = new_match(Rules.preset_named("kids"), ["A", "B"])
     rng = random.Random(5)
@@ -121,6 +124,7 @@ def test_a_time_budget_searches_in_batches() -> None:
     assert bot.last.samples % 8 == 0
 
 
+@pytest.mark.numba_compile
 def test_9_under_call_trash_the_expert_calls_first_every_turn() -> None:
     """RULES.md §9: a call not followed by completing the board costs nothing, so the
     expert calls at the first decision of each of its turns (greedy waits for one

@@ -76,6 +76,7 @@ def _totals(stats: Any) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.numba_compile
 def test_worker_processes_play_the_expert_as_this_process_does() -> None:
     """The process pool spawns fresh interpreters that do not share this registry: they
     import the module that registered the expert before playing it."""

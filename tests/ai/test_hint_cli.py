@@ -20,6 +20,7 @@ def hint(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[st
                           capture_output=True, text=True, input=stdin, timeout=120)
 
 
+@pytest.mark.numba_compile
 def test_hint_json_has_exactly_the_documented_shape_and_finds_the_completion() -> None:
     """Move 16 of the golden record: Ana's wild J♣ completes her board on slot 4."""
     result = hint(str(GAME), "--upto", "16", "--json", "--samples", "40")
@@ -45,6 +46,7 @@ def test_hint_json_has_exactly_the_documented_shape_and_finds_the_completion() -
     assert data["actions"][1]["reason"]["code"] == "throws_wild"
 
 
+@pytest.mark.numba_compile
 def test_hint_is_the_same_for_the_same_seed_and_lists_every_legal_move() -> None:
     first = hint(str(GAME), "--upto", "7", "--json", "--samples", "30", "--seed", "4")
     again = hint(str(GAME), "--upto", "7", "--json", "--samples", "30", "--seed", "4")
@@ -54,6 +56,7 @@ def test_hint_is_the_same_for_the_same_seed_and_lists_every_legal_move() -> None
     assert actions[-1] == "trash"  # throwing the wild away is clearly the worst
 
 
+@pytest.mark.numba_compile
 def test_hint_for_people_names_the_player_and_gives_reasons() -> None:
     result = hint(str(GAME), "--upto", "7", "--samples", "20")
     assert result.returncode == 0, result.stderr

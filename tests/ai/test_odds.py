@@ -32,6 +32,7 @@ def test_chances_add_up_and_a_seat_one_round_from_the_match_is_ahead() -> None:
         assert chances[0] == pytest.approx(mirror[1])
 
 
+@pytest.mark.slow
 def test_7_the_table_agrees_with_whole_matches_played_out() -> None:
     """The table's chance for seat 0 at the start (dealer 1: seat 0 plays first) against
     the share of 3,000 whole greedy matches seat 0 won from that start."""

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from trashcards import view
 from trashcards.record import load
 
@@ -20,6 +22,7 @@ def review(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.numba_compile
 def test_review_json_judges_every_decision_and_sums_up_each_player(tmp_path: Path) -> None:
     plot = tmp_path / "chances.png"
     result = review(str(GAME), "--json", "--samples", "24", "--plot", str(plot))
@@ -71,6 +74,7 @@ def test_review_json_judges_every_decision_and_sums_up_each_player(tmp_path: Pat
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.numba_compile
 def test_review_for_people_tells_each_mistake_in_sentences() -> None:
     """Figures a person understands, each mistake a sentence with the better move, its
     cost and interval, and the player's board with its slot numbers; no sum of points."""

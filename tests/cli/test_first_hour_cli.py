@@ -56,6 +56,7 @@ def one_line(text: str) -> str:
 
 
 @pytest.mark.parametrize("bot", ["lowwild", "endblind", "expert"])
+@pytest.mark.numba_compile
 def test_a_bot_the_kernel_lacks_makes_simulate_use_the_reference_engine_in_one_line(
         bot: str) -> None:
     # the expert values positions with the rules' match-odds table: on a fresh machine
@@ -164,6 +165,7 @@ LONG = {
 
 
 @pytest.mark.parametrize("name", list(LONG))
+@pytest.mark.numba_compile
 def test_ctrl_c_exits_130_with_one_line_in_every_command(name: str, tmp_path: Path) -> None:
     args, ready = LONG[name]
     args = [str(tmp_path / "out") if a == "OUT" else str(tmp_path / "t.sqlite3")

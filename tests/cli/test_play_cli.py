@@ -63,6 +63,7 @@ def test_resume_saves_back_to_its_own_file_without_force(tmp_path):
     assert again.returncode == 0, again.stderr
 
 
+@pytest.mark.numba_compile
 def test_a_name_with_an_undecodable_byte_fails_cleanly_and_leaves_no_file(tmp_path):
     # the shell's $'A\xff': Python sees the lone surrogate \udcff
     result = subprocess.run([sys.executable, "-m", "trashcards", "play", "--lines",

@@ -21,6 +21,7 @@ def simulate(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120, check=False)
 
 
+@pytest.mark.numba_compile
 def test_simulate_json_has_the_promised_fields_and_same_seed_same_result(tmp_path: Path) -> None:
     args = ["--bots", "greedy,counter,kid", "--matches", "6", "--seed", "9", "--preset",
             "kids", "--rules", "call_trash=true", "--json"]
@@ -41,6 +42,7 @@ def test_simulate_json_has_the_promised_fields_and_same_seed_same_result(tmp_pat
     assert all(load(path).replay().match_winner is not None for path in records)
 
 
+@pytest.mark.numba_compile
 def test_simulate_prints_win_rates_with_confidence_intervals() -> None:
     result = simulate("--bots", "greedy,random", "--matches", "4", "--preset", "kids")
     assert result.returncode == 0, result.stderr

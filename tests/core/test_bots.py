@@ -104,6 +104,7 @@ def test_random_bot_picks_by_one_uniform_number() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(BOTS))
+@pytest.mark.numba_compile
 def test_bots_are_deterministic_for_a_seed(name: str) -> None:
     def game() -> object:
         bots = [make_bot(name, random.Random(7)), make_bot(name, random.Random(8))]

@@ -75,6 +75,7 @@ def test_the_pettingzoo_env_copies_mid_episode(how: str, make: Callable[..., Any
 
 
 @pytest.mark.parametrize("how", ROUND_TRIPS)
+@pytest.mark.numba_compile
 def test_the_vector_env_copies_mid_episode(how: str):
     original = TrashVectorEnv(8, opponents=["greedy"], preset="kids")
     _obs, info = original.reset(seed=4)

@@ -236,6 +236,7 @@ def test_the_action_list_is_the_engine_s_order(rules, players, seed):
 
 @settings(max_examples=40, deadline=None)
 @game
+@pytest.mark.slow
 def test_states_differing_only_in_hidden_cards_give_identical_observations(
         rules, players, seed):
     rng = random.Random(seed)

@@ -81,6 +81,7 @@ POLICY_CONFIGS = [
 
 
 @pytest.mark.parametrize("config", CONFIGS + POLICY_CONFIGS)
+@pytest.mark.numba_compile
 def test_the_vector_env_plays_what_the_single_env_plays_on_the_kernels_streams(config):
     """Table i after ``reset(seed=s)`` and ``TrashEnv(streams="kernel")`` after
     ``reset(seed=s + i)``, fed the same actions (some illegal), give equal observations,
@@ -114,6 +115,7 @@ def test_the_vector_env_plays_what_the_single_env_plays_on_the_kernels_streams(c
     assert episodes >= n
 
 
+@pytest.mark.numba_compile
 def test_same_step_autoreset_gives_the_final_observation_and_the_next_episode():
     config = {"opponents": ["greedy"], "preset": "kids"}
     vec = TrashVectorEnv(4, **config, autoreset_mode=AutoresetMode.SAME_STEP)
@@ -145,6 +147,7 @@ def test_same_step_autoreset_gives_the_final_observation_and_the_next_episode():
     assert finals >= 4
 
 
+@pytest.mark.numba_compile
 def test_next_step_autoreset_ignores_the_action_and_gives_no_reward():
     vec = TrashVectorEnv(2, ["greedy"], preset="kids")
     _obs, info = vec.reset(seed=0)
@@ -164,6 +167,7 @@ def test_next_step_autoreset_ignores_the_action_and_gives_no_reward():
     assert info["action_mask"][i][0] == 1  # a new match, at the agent's draw
 
 
+@pytest.mark.numba_compile
 def test_an_illegal_action_ends_that_episode_with_the_illegal_reward():
     vec = TrashVectorEnv(3, ["greedy"])
     _obs, info = vec.reset(seed=2)
@@ -177,6 +181,7 @@ def test_an_illegal_action_ends_that_episode_with_the_illegal_reward():
         vec.step([0, 0])
 
 
+@pytest.mark.numba_compile
 def test_disabled_autoreset_waits_for_a_masked_reset():
     vec = TrashVectorEnv(3, ["greedy"], preset="kids", autoreset_mode="Disabled")
     _obs, info = vec.reset(seed=0)
@@ -195,6 +200,7 @@ def test_disabled_autoreset_waits_for_a_masked_reset():
     assert not terms[ended].any()
 
 
+@pytest.mark.numba_compile
 def test_disabled_autoreset_repeats_each_end_as_it_was_with_no_reward():
     """With autoreset disabled, a table that ended says so again at every later step, as
     it ended: terminated after an illegal action (not marked illegal again), truncated
@@ -222,6 +228,7 @@ def test_disabled_autoreset_repeats_each_end_as_it_was_with_no_reward():
     assert (False, True) in first.values()  # some table reached the cap
 
 
+@pytest.mark.numba_compile
 def test_the_same_seed_gives_the_same_trajectories_and_other_seeds_others():
     def play(seed: int) -> list[np.ndarray]:
         vec = TrashVectorEnv(8, ["random", "greedy"], preset="call-trash")
@@ -238,6 +245,7 @@ def test_the_same_seed_gives_the_same_trajectories_and_other_seeds_others():
     assert not all((x == y).all() for x, y in zip(a, c, strict=True))
 
 
+@pytest.mark.numba_compile
 def test_observations_lie_in_the_space_and_masks_have_shape_n_by_15():
     vec = TrashVectorEnv(16, ["counter", "kid", "random"], preset="jokers", seat=2)
     obs, info = vec.reset(seed=9)
@@ -252,6 +260,7 @@ def test_observations_lie_in_the_space_and_masks_have_shape_n_by_15():
         obs, _r, _te, _tr, info = vec.step(_pick(info["action_mask"], rng))
 
 
+@pytest.mark.numba_compile
 def test_the_kernel_observation_equals_the_numpy_one_and_ignores_hidden_cards():
     """Every table's observation, recomputed from its state with every hidden card dealt
     elsewhere (face-down slots and stock permuted), is unchanged; and equals the numpy
@@ -299,6 +308,7 @@ def test_bad_arguments_are_refused_clearly():
         TrashEnv(["expert"], streams="kernel")
 
 
+@pytest.mark.numba_compile
 def test_a_policy_opponent_is_asked_once_per_round_trip_for_all_its_tables():
     policy = LinearPolicy(9)
     vec = TrashVectorEnv(64, opponents=[policy, "greedy"], preset="standard")
@@ -311,12 +321,14 @@ def test_a_policy_opponent_is_asked_once_per_round_trip_for_all_its_tables():
     assert policy.rows / policy.calls > 16  # batches across tables, not one by one
 
 
+@pytest.mark.numba_compile
 def test_an_illegal_choice_of_a_policy_opponent_is_refused_clearly():
     vec = TrashVectorEnv(4, opponents=[lambda obs, mask: np.full(len(obs), 14)], seat=1)
     with pytest.raises(ValueError, match="illegal action: 14"):
         vec.reset(seed=0)
 
 
+@pytest.mark.numba_compile
 def test_a_bot_object_and_a_name_the_kernel_lacks_play_from_their_views():
     from trashcards.bots import GreedyBot, LowWildBot
 
@@ -342,6 +354,7 @@ def test_a_bot_object_and_a_name_the_kernel_lacks_play_from_their_views():
         ended = terms | truncs
 
 
+@pytest.mark.numba_compile
 def test_the_expert_plays_as_an_opponent_at_a_budget():
     from trashcards.ai.expert import ExpertBot
 

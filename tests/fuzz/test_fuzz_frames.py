@@ -76,6 +76,7 @@ async def _fuzz(url: str, table_id: str, tokens: list[str], count: int) -> Count
     return replies
 
 
+@pytest.mark.numba_compile
 def test_fuzzed_frames_never_close_the_socket(tmp_path: Path, fuzz_scale: float) -> None:
     count = int(10_000 * fuzz_scale)
     result = tally("websocket frames (one socket)")
@@ -129,6 +130,7 @@ _VALUE = st.recursive(
     max_leaves=20)
 
 
+@pytest.mark.numba_compile
 def test_hypothesis_frames_are_answered_on_an_open_socket(tmp_path: Path,
                                                           fuzz_scale: float) -> None:
     """Hypothesis-made messages (every client type, any field values) over one

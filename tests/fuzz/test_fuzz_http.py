@@ -80,6 +80,7 @@ async def _fuzz(tmp_path: Path, count: int) -> None:
     assert result.outcomes["200"] > 0
 
 
+@pytest.mark.numba_compile
 def test_fuzzed_bodies_get_documented_answers_never_a_500(tmp_path: Path,
                                                            fuzz_scale: float) -> None:
     count = int(10_000 * fuzz_scale)
@@ -94,6 +95,7 @@ def test_fuzzed_bodies_get_documented_answers_never_a_500(tmp_path: Path,
     b'{"rules": {"preset": "first-to-' + b"1" * 5000 + b'"}, "seats": [{"kind": "me"}, '
     b'{"kind": "me"}]}',
 ])
+@pytest.mark.numba_compile
 def test_the_bodies_that_once_answered_500(tmp_path: Path, body: bytes) -> None:
     """A 5,000-digit integer, nesting 5,000 deep, the preset first-to-111…1 (issue 7)."""
     async def post() -> httpx.Response:
@@ -127,6 +129,7 @@ _BODY = st.one_of(
     _VALUE)
 
 
+@pytest.mark.numba_compile
 def test_hypothesis_bodies_get_documented_answers(tmp_path: Path, fuzz_scale: float) -> None:
     result = tally("HTTP bodies (hypothesis)")
     with TestClient(create_app(make_settings(tmp_path / "y.sqlite3"))) as client:
@@ -158,6 +161,7 @@ _POSTS = ("/api/tables", "/api/parties", "/api/review", "/api/tables/t0/join",
           "/api/tables/nothing/join")
 
 
+@pytest.mark.numba_compile
 def test_cut_bodies_leave_no_traceback(tmp_path: Path, fuzz_scale: float) -> None:
     """Bodies cut off at a random byte (or sent beyond their Content-Length, or not
     sent at all) by a client that then hangs up at once or after a pause."""

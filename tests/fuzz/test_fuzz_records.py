@@ -46,6 +46,7 @@ def _read_and_replay(text: str | bytes) -> str:
     return "valid"
 
 
+@pytest.mark.slow
 def test_mutated_records_stay_in_the_error_family(fuzz_scale: float) -> None:
     count = int(10_000 * fuzz_scale)
     result = tally("records (mutants of tests/data)")
@@ -154,6 +155,7 @@ def test_hypothesis_records_stay_in_the_error_family(examples: int) -> None:
     assert result.failures == []
 
 
+@pytest.mark.slow
 def test_hypothesis_json_values_are_records_or_unreadable(examples: int) -> None:
     result = tally("records (hypothesis JSON values)")
 

@@ -126,6 +126,7 @@ def test_a_lone_surrogate_in_any_field_of_any_body_is_refused(tmp_path: Path) ->
     assert result.failures == []
 
 
+@pytest.mark.numba_compile
 def test_a_lone_surrogate_in_any_field_of_any_message_is_bad_json(tmp_path: Path) -> None:
     result = tally("websocket messages with a lone surrogate in a string")
     rng = random.Random(SEED)
@@ -182,6 +183,7 @@ def postgres_url() -> Iterator[str | None]:
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.numba_compile
 def test_a_nul_byte_anywhere_in_an_id_is_no_such_table(
         tmp_path: Path, backend: str, postgres_url: str | None) -> None:
     if backend == "postgres" and postgres_url is None:

@@ -7,12 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def analyze(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "trashcards", "analyze", *args],
                           capture_output=True, text=True, timeout=300, check=False, cwd=cwd)
 
 
+@pytest.mark.numba_compile
 def test_analyze_writes_the_report_plots_and_figures(tmp_path: Path) -> None:
     out = tmp_path / "discard"
     result = analyze("discard", "--matches", "4", "--seed", "2", "--engine", "reference",

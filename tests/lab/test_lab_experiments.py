@@ -138,6 +138,7 @@ def test_variants(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(fast_engine_problem() is not None, reason="no fast engine")
+@pytest.mark.numba_compile
 def test_an_experiment_with_the_fast_engine(tmp_path: Path) -> None:
     report, figures, recorder = run("discard", tmp_path, matches=500, engine="fast")
     check_common(report, figures, recorder, tmp_path, 500)
@@ -154,6 +155,7 @@ def test_every_experiment_is_registered() -> None:
         experiment("astrology")
 
 
+@pytest.mark.numba_compile
 def test_calibration_compares_predictions_with_results_in_ten_bins(tmp_path: Path) -> None:
     """Per table size and opponent kind: ten bins, each bin's deviation inside its
     interval's shift, the largest deviation among the bins, the bias with its interval,

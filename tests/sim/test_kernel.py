@@ -38,6 +38,7 @@ def _plain(stats: SimStats) -> dict[str, object]:
 # -- random numbers ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seed", [0, 1, 2**63 + 5, -7])
+@pytest.mark.numba_compile
 def test_kernel_streams_are_the_documented_counter_based_numbers(seed: int) -> None:
     key = krng.seed_key(seed)
     for index, stream in [(0, 0), (0, 1), (12345, 3), (10**9, 2)]:
@@ -89,6 +90,7 @@ def test_fisher_yates_is_uniform() -> None:
     (HEAVY, ["greedy", "random", "sometimes"]),
     (STANDARD.with_fields({"decks": 1}), ["random"] * 4),  # 12 spare cards: reshuffles
 ])
+@pytest.mark.numba_compile
 def test_every_chance_move_follows_from_seed_and_index(rules: Rules, bots: list[str]) -> None:
     """The dealer is shuffle 0, position 0; then each deck and reshuffle, in order, is
     the next shuffle of the chance stream (RNG scheme of trashcards.sim.rng)."""
@@ -118,6 +120,7 @@ def test_every_chance_move_follows_from_seed_and_index(rules: Rules, bots: list[
 
 # -- determinism and splitting ----------------------------------------------------------------
 
+@pytest.mark.numba_compile
 def test_results_do_not_depend_on_how_matches_are_split() -> None:
     bots = ["counter", "kid", "random"]
     whole = fast.play_chunk(HEAVY, bots, 99, 0, 300)
@@ -127,6 +130,7 @@ def test_results_do_not_depend_on_how_matches_are_split() -> None:
     assert whole.matches == 300
 
 
+@pytest.mark.numba_compile
 def test_results_do_not_depend_on_the_number_of_threads() -> None:
     bots = ["greedy", "sometimes"]
     before = numba.get_num_threads()
@@ -140,6 +144,7 @@ def test_results_do_not_depend_on_the_number_of_threads() -> None:
     assert _plain(one) == _plain(every)
 
 
+@pytest.mark.numba_compile
 def test_seeds_and_indices_make_different_games() -> None:
     a = fast.match_record(STANDARD, ["greedy", "greedy"], 1, 0)
     b = fast.match_record(STANDARD, ["greedy", "greedy"], 2, 0)
@@ -151,6 +156,7 @@ def test_seeds_and_indices_make_different_games() -> None:
 
 # -- statistics -------------------------------------------------------------------------------
 
+@pytest.mark.numba_compile
 def test_statistics_are_consistent_totals() -> None:
     stats = fast.play_chunk(HEAVY, ["random", "greedy", "counter", "kid"], 3, 0, 500)
     assert stats.matches == 500 == sum(stats.wins) == sum(stats.rounds_hist.values())
@@ -169,6 +175,7 @@ def test_no_matches_is_empty_statistics() -> None:
     assert _plain(stats) == _plain(SimStats(2))
 
 
+@pytest.mark.numba_compile
 def test_progress_reports_every_match() -> None:
     done: list[int] = []
     fast.play_chunk(STANDARD, ["greedy", "greedy"], 0, 0, fast.SLICE + 5, progress=done.append)
@@ -176,6 +183,7 @@ def test_progress_reports_every_match() -> None:
     assert len(done) == 2
 
 
+@pytest.mark.numba_compile
 def test_statistics_agree_with_the_reference_engine_in_distribution() -> None:
     """Same rules, same bots, uniform shuffles: the mean round length and the round
     starter's win rate must agree within sampling error (6 standard errors)."""
@@ -199,6 +207,7 @@ def test_statistics_agree_with_the_reference_engine_in_distribution() -> None:
 
 # -- records ----------------------------------------------------------------------------------
 
+@pytest.mark.numba_compile
 def test_records_are_written_per_match_and_the_totals_stay_the_same(tmp_path: Path) -> None:
     bots = ["kid", "counter"]
     stats = fast.play_chunk(HEAVY, bots, 4, 20, 5, records=tmp_path)
@@ -211,6 +220,7 @@ def test_records_are_written_per_match_and_the_totals_stay_the_same(tmp_path: Pa
     assert _plain(stats) == _plain(fast.play_chunk(HEAVY, bots, 4, 20, 5))
 
 
+@pytest.mark.numba_compile
 def test_traced_match_tells_its_statistics() -> None:
     match = fast.play_traced(STANDARD, ["greedy", "greedy"], 8, 3)
     assert match.stats.matches == 1
@@ -258,6 +268,7 @@ def _stuck(rules: Rules, boards: list[tuple[int, int]], discard: str) -> bool:
     return bool(game.stuck(table.tab, st, at, len(ids), len(boards)))
 
 
+@pytest.mark.numba_compile
 def test_stuck_means_no_card_of_the_discard_pile_fits_any_board() -> None:
     """As the engine's example (tests/core, §5.4): slot 10 face down on both boards."""
     rules = Rules(wild_ranks=())
@@ -271,6 +282,7 @@ def test_stuck_means_no_card_of_the_discard_pile_fits_any_board() -> None:
     assert not _stuck(jokers, [(0, 1), (1 << 9, 0)], "Kd As")  # As takes slot 1's wild
 
 
+@pytest.mark.numba_compile
 def test_a_stuck_round_ends_with_no_winner_and_no_reshuffle() -> None:
     """Four boards, one pack, no wild card: a needed card can lie face down where only
     another needed card could free it. When the stock runs out and nothing in the discard

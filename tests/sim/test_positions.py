@@ -170,6 +170,7 @@ def test_any_table_any_position(table: tuple[Rules, list[str]], seed: int, index
     check_position(found[pick % len(found)], bots, seed, match_too=pick % 3 == 0)
 
 
+@pytest.mark.numba_compile
 def test_rollouts_are_seeded_and_continue_a_run() -> None:
     rules = Rules.preset_named("standard")
     bots = ["random", "kid"]

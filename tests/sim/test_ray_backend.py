@@ -34,6 +34,7 @@ def local_ray() -> Iterator[None]:
 
 @pytest.mark.usefixtures("local_ray")
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.numba_compile
 def test_ray_totals_equal_the_local_backends(engine: str) -> None:
     rules = Rules.preset_named("kids").with_fields({"call_trash": True})
     bots = ("greedy", "counter", "kid")
@@ -51,6 +52,7 @@ def test_ray_totals_equal_the_local_backends(engine: str) -> None:
 
 
 @pytest.mark.usefixtures("local_ray")
+@pytest.mark.numba_compile
 def test_ray_tasks_play_a_bot_registered_from_above_the_bots() -> None:
     """A Ray worker does not share this process's bots registry: each task imports the
     module that registered the expert (trashcards.ai.expert) before playing it."""
@@ -64,6 +66,7 @@ def test_ray_tasks_play_a_bot_registered_from_above_the_bots() -> None:
 
 
 @pytest.mark.usefixtures("local_ray")
+@pytest.mark.slow
 def test_ray_batches_equal_the_local_batches() -> None:
     rules = Rules.preset_named("classic")
     with Runner("reference", "local", workers=2, chunk_size=2) as local, \
@@ -73,6 +76,7 @@ def test_ray_batches_equal_the_local_batches() -> None:
     assert [totals(s) for s in here] == [totals(s) for s in there]
 
 
+@pytest.mark.slow
 def test_simulate_with_a_local_ray_prints_the_local_totals() -> None:
     args = [sys.executable, "-m", "trashcards", "simulate", "--bots", "greedy,kid",
             "--matches", "30", "--seed", "4", "--preset", "kids", "--engine", "reference",

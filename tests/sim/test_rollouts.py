@@ -35,6 +35,7 @@ def _decision(rules: Rules = STANDARD, bots: list[str] = BOTS) -> State:
     return next(s for s in _states(rules, bots) if DISCARD in view(s).legal)
 
 
+@pytest.mark.numba_compile
 def test_a_state_loads_and_comes_back_unchanged() -> None:
     rules = Rules.preset_named("kings-wild").with_fields({"call_trash": True,
                                                           "last_chance": True})
@@ -44,6 +45,7 @@ def test_a_state_loads_and_comes_back_unchanged() -> None:
         assert to_state(table, st, ky, state.names) == state
 
 
+@pytest.mark.numba_compile
 def test_a_deal_does_not_depend_on_the_hidden_cards() -> None:
     """The sampler reads nothing hidden: from the full state's row or from the view's
     (-1 where cards are hidden), the same seed deals the same cards."""
@@ -78,6 +80,7 @@ def _chi2(places: list[int], n: int) -> float:
     return float(((counts - expected) ** 2 / expected).sum())
 
 
+@pytest.mark.numba_compile
 def test_an_unseen_card_lands_in_every_hidden_place_equally_often() -> None:
     """Chi-square over the hidden places of one unseen card (kids boards just dealt:
     10 face-down slots and a stock of 42)."""
@@ -92,6 +95,7 @@ def test_an_unseen_card_lands_in_every_hidden_place_equally_often() -> None:
     assert all(view(s, 0) == v for s in samples[:200])
 
 
+@pytest.mark.numba_compile
 def test_a_public_stock_stays_the_same_cards_in_a_uniform_order() -> None:
     """After a reshuffle the stock's cards are known: every deal keeps exactly them in the
     stock, in an order where each lands in each place equally often."""
@@ -108,6 +112,7 @@ def test_a_public_stock_stays_the_same_cards_in_a_uniform_order() -> None:
     assert _chi2(places, len(state.stock)) < dof + 6 * (2 * dof) ** 0.5
 
 
+@pytest.mark.numba_compile
 def test_evaluate_uses_common_random_numbers() -> None:
     """The same action twice gets the same outcomes sample by sample; sample k of an
     evaluation is rollout k of sample k's deal."""
@@ -126,6 +131,7 @@ def test_evaluate_uses_common_random_numbers() -> None:
     assert result.match_won.mean() > 0
 
 
+@pytest.mark.numba_compile
 def test_rollouts_of_a_full_state_vary_only_with_the_bots_and_later_shuffles() -> None:
     """A full state fixes the stock's order: greedy bots, which draw no numbers, play
     every rollout of its round alike; random bots differ from rollout to rollout."""
@@ -140,6 +146,7 @@ def test_rollouts_of_a_full_state_vary_only_with_the_bots_and_later_shuffles() -
     assert 0 < rand.round_won(0).mean() < 1
 
 
+@pytest.mark.numba_compile
 def test_bad_requests_are_refused() -> None:
     state = _decision()
     v = view(state, 0)
@@ -168,6 +175,7 @@ def test_bad_requests_are_refused() -> None:
         load_state(other, state)
 
 
+@pytest.mark.numba_compile
 def test_the_kernel_releases_the_gil() -> None:
     """While a thread runs a long rollout call, the main thread runs Python."""
     state = _decision()

@@ -60,6 +60,7 @@ def test_a_different_seed_gives_different_totals() -> None:
 
 
 @needs_fast
+@pytest.mark.numba_compile
 def test_fast_totals_do_not_depend_on_chunks_or_threads() -> None:
     rules = Rules.preset_named("standard")
     expected = totals(run(rules, ("greedy", "kid"), 3000, 5, engine="fast", chunk_size=3000))

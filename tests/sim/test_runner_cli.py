@@ -44,6 +44,7 @@ def test_reference_json_keeps_its_keys_and_ignores_the_number_of_workers() -> No
 
 
 @pytest.mark.skipif(fast_engine_problem() is not None, reason="no fast engine")
+@pytest.mark.numba_compile
 def test_the_fast_engine_is_the_default_when_installed() -> None:
     result = simulate("--bots", "greedy,greedy", "--matches", "2000", "--json")
     assert result.returncode == 0, result.stderr
@@ -66,6 +67,7 @@ def test_simulate_refuses_a_ray_address_without_the_ray_backend() -> None:
     assert "--ray-address needs --backend ray" in result.stderr
 
 
+@pytest.mark.numba_compile
 def test_without_numba_simulate_says_so_and_uses_the_reference_engine(tmp_path: Path) -> None:
     (tmp_path / "numba.py").write_text('raise ImportError("No module named numba")\n')
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}

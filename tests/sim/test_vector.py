@@ -104,6 +104,7 @@ def test_an_agent_playing_a_bot_replays_the_kernels_match(preset: str, bots: lis
         assert tables.state(i) == match.end
 
 
+@pytest.mark.numba_compile
 def test_a_table_may_play_any_match_of_its_run() -> None:
     """``indices``: match k of the run with each seed, the very match play_traced plays."""
     bots = ["greedy", "counter"]
@@ -114,6 +115,7 @@ def test_a_table_may_play_any_match_of_its_run() -> None:
         tables.reset([0], [1], indices=[-1])
 
 
+@pytest.mark.numba_compile
 def test_skip_illegal_plays_the_legal_tables_only() -> None:
     tables = VectorTables(STANDARD, ["greedy", "greedy"], 3)
     tables.reset(range(3), [1, 2, 3])
@@ -127,6 +129,7 @@ def test_skip_illegal_plays_the_legal_tables_only() -> None:
     assert not (tables.st[2] == before[2]).all()
 
 
+@pytest.mark.numba_compile
 def test_the_move_cap_stops_every_table_and_truncates() -> None:
     tables = VectorTables(Rules.preset_named("kids"), ["random", "random"], 4, max_moves=25)
     tables.reset(range(4), [1, 2, 3, 4])
@@ -141,6 +144,7 @@ def test_the_move_cap_stops_every_table_and_truncates() -> None:
             assert tables.done[i]
 
 
+@pytest.mark.numba_compile
 def test_illegal_actions_are_refused_and_nothing_is_played() -> None:
     tables = VectorTables(STANDARD, ["greedy", "greedy"], 3)
     tables.reset(range(3), [1, 2, 3])
@@ -156,6 +160,7 @@ def test_illegal_actions_are_refused_and_nothing_is_played() -> None:
     assert not (tables.st == before).all()
 
 
+@pytest.mark.numba_compile
 def test_finished_tables_stay_finished_until_reset() -> None:
     tables = VectorTables(Rules.preset_named("classic"), ["greedy", "greedy"], 2)
     assert tables.done.all()  # nothing dealt yet
@@ -184,6 +189,7 @@ def test_bad_resets_are_refused() -> None:
         VectorTables(STANDARD, ["greedy", "greedy"], 2, agent_seats=[0, 5])
 
 
+@pytest.mark.numba_compile
 def test_the_module_example_runs() -> None:
     import doctest
 

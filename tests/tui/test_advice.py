@@ -65,6 +65,7 @@ async def wait_for_advice(pilot, app, steps: int = 600) -> None:
 
 # -- the advisor ------------------------------------------------------------------------
 
+@pytest.mark.numba_compile
 def test_two_deals_that_differ_only_in_hidden_cards_get_the_same_hint():
     a, b = wild_in_hand(BOARDS_A), wild_in_hand(BOARDS_B)
     assert a.state != b.state  # the hidden cards differ …
@@ -75,6 +76,7 @@ def test_two_deals_that_differ_only_in_hidden_cards_get_the_same_hint():
     assert first.chances == second.chances
 
 
+@pytest.mark.numba_compile
 def test_the_advice_is_the_hint_command_s_with_every_player_s_chance():
     view = wild_in_hand(BOARDS_A).view(0)
     advice = Advisor(SAMPLES).advise(view)
@@ -87,6 +89,7 @@ def test_the_advice_is_the_hint_command_s_with_every_player_s_chance():
         line.reason for line in expected.lines]
 
 
+@pytest.mark.numba_compile
 def test_the_advisor_answers_a_view_once_and_keeps_it():
     calls: list[object] = []
     advisor = Advisor(SAMPLES)
@@ -153,6 +156,7 @@ async def press_h_at_the_wild(boards: tuple[str, str]) -> str:
         return hint_text_of(app)
 
 
+@pytest.mark.numba_compile
 async def test_h_shows_the_best_move_every_move_s_chance_and_the_reasons():
     shown = await press_h_at_the_wild(BOARDS_A)
     view = wild_in_hand(BOARDS_A).view(0)
@@ -166,6 +170,7 @@ async def test_h_shows_the_best_move_every_move_s_chance_and_the_reasons():
     assert "Throws the wild J♥ away" in shown  # the trash option's reason
 
 
+@pytest.mark.numba_compile
 async def test_the_hint_on_screen_is_the_same_whatever_the_hidden_cards():
     assert await press_h_at_the_wild(BOARDS_A) == await press_h_at_the_wild(BOARDS_B)
 
@@ -184,6 +189,7 @@ class SlowAdvisor(Advisor):
         return super().advise(view)
 
 
+@pytest.mark.numba_compile
 async def test_a_hint_is_worked_out_in_a_thread_and_the_screen_never_waits():
     advisor = SlowAdvisor(0.8)
     match = Match.from_record(stacked_record(boards=BOARDS_A, stock="Jh"), random.Random(0))
@@ -203,6 +209,7 @@ async def test_a_hint_is_worked_out_in_a_thread_and_the_screen_never_waits():
     assert threading.get_ident() not in advisor.threads
 
 
+@pytest.mark.numba_compile
 async def test_hints_open_at_every_decision_with_the_win_chances_and_o_hides_them():
     app = app_at_the_wild(BOARDS_A, hints=True)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -274,6 +281,7 @@ def line_game(record: Record, answers: list[str], **options: object) -> Terminal
                         **options)  # type: ignore[arg-type]
 
 
+@pytest.mark.numba_compile
 def test_h_in_the_line_mode_prints_the_hint_and_asks_again(tmp_path):
     game = line_game(stacked_record(boards=BOARDS_A, stock="Jh"), ["s", "h", "o", "o"],
                      save_to=tmp_path / "h.trash.json")
@@ -289,6 +297,7 @@ def test_h_in_the_line_mode_prints_the_hint_and_asks_again(tmp_path):
     assert game.reader.prompts == ["Ana> "] * 5  # the prompt came back after h and o
 
 
+@pytest.mark.numba_compile
 def test_hints_in_the_line_mode_come_before_every_decision(tmp_path):
     record = stacked_record(boards=BOARDS_A, stock="Jh")
     game = line_game(record, ["s", "1"], hints=True, chances=True,
@@ -325,6 +334,7 @@ class CountingAdvisor(SlowAdvisor):
                 self.active -= 1
 
 
+@pytest.mark.numba_compile
 async def test_one_evaluation_at_a_time_and_the_latest_position_wins():
     advisor = CountingAdvisor(0.15)
     match = Match(kids(2), ["Ana", "bot:greedy"], random.Random(7))

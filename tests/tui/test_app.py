@@ -55,6 +55,7 @@ async def play_by_keys(app, keys=CYCLE_KIDS, size=(80, 24), limit: int = 3000):
     return pressed
 
 
+@pytest.mark.slow
 async def test_pilot_plays_a_whole_seeded_match_by_keys(tmp_path):
     save = tmp_path / "full.trash.json"
     match = Match(kids(2), ["Ana", "bot:greedy"], random.Random(7))
@@ -70,6 +71,7 @@ async def test_pilot_plays_a_whole_seeded_match_by_keys(tmp_path):
     assert f"The record is in {save}" in app.farewell
 
 
+@pytest.mark.slow
 async def test_the_full_screen_and_the_line_mode_play_the_same_game(tmp_path):
     """The same seed and the same decisions give the same record in both front ends."""
     seed = 11

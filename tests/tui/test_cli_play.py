@@ -60,6 +60,7 @@ def test_the_same_seed_and_keys_play_the_same_match(tmp_path):
     assert first.stdout == second.stdout
 
 
+@pytest.mark.numba_compile
 def test_quit_then_resume_continues_the_saved_record(tmp_path):
     save = tmp_path / "q.trash.json"
     args = ("--seed", "5", "--bots", "greedy", "--name", "Ana", "--preset", "kids",
@@ -180,6 +181,7 @@ def test_the_help_lists_the_levels_with_their_elo_and_the_hint_keys(tmp_path):
     assert "h hint, o show or hide the win chances" in text
 
 
+@pytest.mark.numba_compile
 def test_h_in_the_line_mode_shows_the_hint_through_the_real_command(tmp_path):
     path = tmp_path / "stacked.trash.json"
     stacked_record(stock="Jh").dump(path)  # Ana draws a wild: a choice of five slots
@@ -194,6 +196,7 @@ def test_h_in_the_line_mode_shows_the_hint_through_the_real_command(tmp_path):
     assert "sampled deals" in hint_part
 
 
+@pytest.mark.numba_compile
 def test_hints_show_the_hint_and_the_chances_at_every_decision(tmp_path):
     path = tmp_path / "stacked.trash.json"
     stacked_record(stock="Jh").dump(path)

@@ -51,6 +51,7 @@ class HeldBot:
         return self.inner.choose(view)
 
 
+@pytest.mark.slow
 async def test_the_status_line_names_who_plays_the_move_on_show():
     # the bot's move is shown step by step while the person called "You" (the default
     # name) is already the next to act: the line names the bot, and never "You plays"

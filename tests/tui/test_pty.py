@@ -152,6 +152,7 @@ def test_single_keys_in_the_line_mode_and_ctrl_c_on_a_terminal(tmp_path):
     assert "0: stock" in [str(m) for m in load(save).moves]
 
 
+@pytest.mark.numba_compile
 def test_h_shows_the_hint_on_the_full_screen_and_o_the_win_chances(tmp_path):
     save = tmp_path / "hint.trash.json"
     term = Terminal(["play", "--seed", "3", "--name", "Ana", "--level", "casual", "--save",
@@ -181,6 +182,7 @@ def _styled(*parts: str) -> str:
     return r"(?:\x1b\[[0-9;]*m)*".join(parts)
 
 
+@pytest.mark.numba_compile
 def test_h_and_o_in_the_line_mode_by_single_keys(tmp_path):
     env = {**ENV, "COLUMNS": "100", "TERM": "xterm"}
     child = pexpect.spawn(sys.executable, ["-m", "trashcards", "play", "--keys", "--seed", "3",

@@ -52,6 +52,7 @@ def test_the_end_of_a_round_shows_the_winners_board_at_80x24(snap_compare):
     assert snap_compare(app, terminal_size=(80, 24), run_before=win_the_round)
 
 
+@pytest.mark.numba_compile
 def test_a_hint_and_the_win_chances_at_80x24(snap_compare):
     """--hints at a wild: the hint beside the log and the win chances above the status
     (the reference engine, so the figures do not depend on numba being installed)."""

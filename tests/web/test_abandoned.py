@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 from webtools import Socket, create, make_settings
 
@@ -32,6 +33,7 @@ def _gone(client: TestClient, table_id: str) -> bool:
     return False
 
 
+@pytest.mark.numba_compile
 def test_a_restart_keeps_the_abandoned_clock(database: str | Path) -> None:
     now = [1_000_000.0]
     with _server(database, now) as client:
@@ -51,6 +53,7 @@ def test_a_restart_keeps_the_abandoned_clock(database: str | Path) -> None:
         assert _gone(client, table_id), "a restart set the clock back to the load time"
 
 
+@pytest.mark.numba_compile
 def test_bots_playing_on_are_no_activity(database: str | Path) -> None:
     now = [1_000_000.0]
     # two bots in a long match: they move while nobody is there
@@ -66,6 +69,7 @@ def test_bots_playing_on_are_no_activity(database: str | Path) -> None:
         assert _gone(client, table_id), "bots' moves kept an abandoned table"
 
 
+@pytest.mark.numba_compile
 def test_the_bots_of_a_table_nobody_watches_stop_until_someone_joins(tmp_path: Path) -> None:
     """Issue 33: a creator's tables of bots played on after everyone left, costing AI
     work for nobody. Now they stop ``bot_grace`` seconds after the last real activity

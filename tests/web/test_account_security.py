@@ -40,6 +40,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 @pytest.mark.parametrize("path", STATE_CHANGING)
+@pytest.mark.numba_compile
 def test_csrf_a_request_without_the_pages_token_is_refused(client: TestClient,
                                                            path: str) -> None:
     sign_up(client, "Ana")
@@ -60,6 +61,7 @@ def test_csrf_a_request_without_the_pages_token_is_refused(client: TestClient,
     assert client.get("/api/account").json()["account"]["name"] == "Ana"  # nothing changed
 
 
+@pytest.mark.numba_compile
 def test_session_fixation_a_session_the_server_did_not_make_is_never_taken(
         client: TestClient) -> None:
     planted = secrets.token_urlsafe(32)
@@ -71,6 +73,7 @@ def test_session_fixation_a_session_the_server_did_not_make_is_never_taken(
     assert client.get("/api/account").json()["signed_in"] is False
 
 
+@pytest.mark.numba_compile
 def test_session_fixation_signing_in_ends_the_session_the_browser_had(
         client: TestClient) -> None:
     sign_up(client, "Mallory")
@@ -86,6 +89,7 @@ def test_session_fixation_signing_in_ends_the_session_the_browser_had(
     assert client.get("/api/account").json()["account"]["name"] == "Ana"
 
 
+@pytest.mark.numba_compile
 def test_signing_in_gives_a_new_csrf_token(client: TestClient) -> None:
     before = csrf(client)
     sign_up(client, "Ana")
@@ -95,6 +99,7 @@ def test_signing_in_gives_a_new_csrf_token(client: TestClient) -> None:
                        headers={"X-Trash-CSRF": before}).status_code == 403
 
 
+@pytest.mark.numba_compile
 def test_rate_limit_per_address_holds_with_a_clear_message(tmp_path: Path) -> None:
     options = PlayerSettings(login_rate=3.0, signup_rate=2.0)
     app = addressed(create_app(make_settings(tmp_path / "db.sqlite3"), options))
@@ -119,6 +124,7 @@ def test_rate_limit_per_address_holds_with_a_clear_message(tmp_path: Path) -> No
                     **here).json()["error"] == "rate_limited"
 
 
+@pytest.mark.numba_compile
 def test_rate_limit_per_account_locks_its_password_from_any_address(tmp_path: Path) -> None:
     options = PlayerSettings(account_failures=3, lockout=900.0, login_rate=1000.0,
                              signup_rate=1000.0)
@@ -166,6 +172,7 @@ def test_another_players_data_is_unreachable_by_guessing_ids(client: TestClient)
     assert post(client, "/api/account/name", {"name": "Eve"}).status_code == 401
 
 
+@pytest.mark.numba_compile
 def test_no_secret_reaches_any_log(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     with players_server(tmp_path / "db.sqlite3", FAST) as client:
@@ -184,6 +191,7 @@ def test_no_secret_reaches_any_log(tmp_path: Path, caplog: pytest.LogCaptureFixt
         assert secret not in text
 
 
+@pytest.mark.numba_compile
 def test_cookies_are_http_only_same_site_and_secure_over_tls(tmp_path: Path) -> None:
     app = create_app(make_settings(tmp_path / "db.sqlite3"), FAST)
     for base, secure in (("http://testserver", False), ("https://testserver", True)):

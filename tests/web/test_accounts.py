@@ -17,6 +17,7 @@ from trashcards.players.profile import Game, Profile
 from trashcards.rules import Rules
 
 
+@pytest.mark.numba_compile
 def test_sign_up_sign_out_and_in_again_with_a_password(database: str | Path) -> None:
     with players_server(database) as client:
         assert client.get("/api/account").json()["signed_in"] is False
@@ -41,6 +42,7 @@ def test_sign_up_sign_out_and_in_again_with_a_password(database: str | Path) -> 
     ("", "bad_name"), ("bot:greedy", "bad_name"), ("a" * 25, "bad_name"),
     ("Sh1tface", "bad_name"), ("admin", "bad_name"), ("Ana\u202e", "bad_name"),
     ("àna", "name_taken")])
+@pytest.mark.numba_compile
 def test_names_follow_the_rules_the_block_list_and_are_unique(tmp_path: Path, name: str,
                                                               error: str) -> None:
     with players_server(tmp_path / "db.sqlite3") as client:
@@ -51,6 +53,7 @@ def test_names_follow_the_rules_the_block_list_and_are_unique(tmp_path: Path, na
         assert refused.status_code == (409 if error == "name_taken" else 400)
 
 
+@pytest.mark.numba_compile
 def test_a_short_password_is_refused(tmp_path: Path) -> None:
     with players_server(tmp_path / "db.sqlite3") as client:
         refused = post(client, "/api/account/signup", {"name": "Ana", "password": "short"})
@@ -66,6 +69,7 @@ def _rated_game_against(client: TestClient, level: str, preset: str = "standard"
     return str(data["table_id"])
 
 
+@pytest.mark.numba_compile
 def test_a_rated_game_against_a_level_moves_the_rating_and_is_on_the_page(
         database: str | Path) -> None:
     with players_server(database) as client:
@@ -92,6 +96,7 @@ def test_a_rated_game_against_a_level_moves_the_rating_and_is_on_the_page(
         assert set(page) == {"name", "ratings", "games", "summary", "habits"}
 
 
+@pytest.mark.numba_compile
 def test_the_profile_syncs_between_devices(tmp_path: Path) -> None:
     rules = Rules.preset_named("standard").to_dict()
     phone = Profile("Ana", 1.7e9, [Game("a", 1.7e9, "device", rules, ("Ana", "bot:kid"), 0,
@@ -111,6 +116,7 @@ def test_the_profile_syncs_between_devices(tmp_path: Path) -> None:
         assert bad.json()["error"] == "bad_profile"
 
 
+@pytest.mark.numba_compile
 def test_change_name_download_data_and_delete_keeping_the_games(database: str | Path) -> None:
     with players_server(database) as client:
         sign_up(client, "Ana")

@@ -32,6 +32,9 @@ from trashcards.web.advice import hint_message
 
 from support import cached_odds
 
+#: every server here warms up the AI (its kernels)
+pytestmark = pytest.mark.numba_compile
+
 ME_AND_HOTSEAT = [{"kind": "me", "name": "Ana"}, {"kind": "hotseat", "name": "Bo"}]
 
 
@@ -55,6 +58,7 @@ def _to_act(sock: Socket) -> tuple[int, int]:
     return message["version"], message["state"]["to_act"]
 
 
+@pytest.mark.numba_compile
 def test_a_hint_goes_to_the_asking_seat_only(tmp_path: Path) -> None:
     with _fast_client(tmp_path) as client:
         table_id, tokens = _seats(client, ME_AND_HOTSEAT)
@@ -86,6 +90,7 @@ def test_a_hint_goes_to_the_asking_seat_only(tmp_path: Path) -> None:
             assert not any('"type":"hint"' in f for f in other.frames + spectator.frames)
 
 
+@pytest.mark.numba_compile
 def test_hints_are_refused_where_the_creator_did_not_allow_them(tmp_path: Path) -> None:
     with _fast_client(tmp_path) as client:
         refused, tokens = _seats(client, ME_AND_HOTSEAT, hints=False)
@@ -107,6 +112,7 @@ def test_hints_are_refused_where_the_creator_did_not_allow_them(tmp_path: Path) 
             assert sock.chances == []  # the players of such a table see no win chances
 
 
+@pytest.mark.numba_compile
 def test_win_chances_reach_a_spectator_at_every_version(tmp_path: Path) -> None:
     with _fast_client(tmp_path) as client:
         table_id, tokens = _seats(client, ME_AND_HOTSEAT, hints=False)
@@ -135,6 +141,7 @@ def _legal(sock: Socket) -> list[str]:
     return legal
 
 
+@pytest.mark.numba_compile
 def test_the_event_loop_answers_while_a_hint_is_computed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     started, release = threading.Event(), threading.Event()

@@ -223,6 +223,7 @@ def _children_cpu(pid: int) -> float:
     return total
 
 
+@pytest.mark.numba_compile
 def test_a_flood_from_other_addresses_leaves_another_tables_play_alone(
         tmp_path: Path) -> None:
     record = _record(3)

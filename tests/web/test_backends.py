@@ -41,6 +41,7 @@ async def _open(db: str | Path, **options: Any) -> Storage:
     return await open_storage(db, clock=lambda: 1000.0, **options)
 
 
+@pytest.mark.numba_compile
 def test_a_table_is_stored_with_its_seats_and_moves(database: str | Path) -> None:
     async def body() -> None:
         store = await _open(database)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from servetools import port_of, running
 from starlette.testclient import TestClient
 from webtools import make_settings
@@ -18,6 +19,7 @@ from webtools import make_settings
 from trashcards.web import create_app
 
 
+@pytest.mark.numba_compile
 def test_redirects_are_paths_never_the_requests_host(tmp_path: Path) -> None:
     with TestClient(create_app(make_settings(tmp_path / "r.sqlite3")),
                     base_url="http://evil.example") as client:
@@ -34,6 +36,7 @@ def test_redirects_are_paths_never_the_requests_host(tmp_path: Path) -> None:
             assert "evil.example" not in location.split("/")[:3], (path, location)
 
 
+@pytest.mark.numba_compile
 def test_the_service_worker_template_is_not_served(tmp_path: Path) -> None:
     with TestClient(create_app(make_settings(tmp_path / "w.sqlite3"))) as client:
         for path in ("/static/sw.js", "/static/./sw.js", "/static//sw.js"):

@@ -33,6 +33,7 @@ def _tables(db: Path) -> tuple[str, str]:
     return done, going
 
 
+@pytest.mark.numba_compile
 def test_export_writes_finished_tables_and_with_unfinished_the_partial_others(
         tmp_path: Path) -> None:
     db = tmp_path / "e.sqlite3"
@@ -54,6 +55,7 @@ def test_export_writes_finished_tables_and_with_unfinished_the_partial_others(
     assert not (tmp_path / "escape").exists()
 
 
+@pytest.mark.numba_compile
 def test_export_runs_beside_the_server_and_needs_a_database(tmp_path: Path) -> None:
     db = tmp_path / "e.sqlite3"
     done, _going = _tables(db)
@@ -71,6 +73,7 @@ def _export(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120, check=False)
 
 
+@pytest.mark.numba_compile
 def test_export_writes_only_where_it_may_and_follows_no_link(tmp_path: Path) -> None:
     """docs/files.md through the command line: no folder made above the one named; a
     folder it did not write is refused; a record it wrote but that was changed since is

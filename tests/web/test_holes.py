@@ -46,6 +46,7 @@ def _client(tmp_path: Path, peer: str = "testclient", **changes: Any) -> TestCli
     return TestClient(create_app(settings), client=(peer, 5000))
 
 
+@pytest.mark.numba_compile
 def test_the_per_address_limit_counts_the_forwarded_client(tmp_path: Path) -> None:
     with _client(tmp_path, "10.0.0.5", create_rate=2.0, trusted_proxies=("10.0.0.0/8",),
                  clock=lambda: 0.0) as client:
@@ -56,6 +57,7 @@ def test_the_per_address_limit_counts_the_forwarded_client(tmp_path: Path) -> No
         assert make("203.0.113.2") == 201  # another client behind the same proxy
 
 
+@pytest.mark.numba_compile
 def test_the_server_takes_at_most_max_sockets(tmp_path: Path) -> None:
     with _client(tmp_path, max_sockets=2) as client:
         table_id = create(client, PEOPLE)["table_id"]
@@ -71,6 +73,7 @@ def test_the_server_takes_at_most_max_sockets(tmp_path: Path) -> None:
             assert Socket(again).join([])["type"] == "joined"
 
 
+@pytest.mark.numba_compile
 def test_tables_in_memory_are_capped(tmp_path: Path) -> None:
     with _client(tmp_path, max_tables=2) as client:
         for _ in range(2):
@@ -81,6 +84,7 @@ def test_tables_in_memory_are_capped(tmp_path: Path) -> None:
         assert refused.json()["retry_after"] > 0
 
 
+@pytest.mark.numba_compile
 def test_an_abandoned_table_still_playing_expires(tmp_path: Path) -> None:
     now = [1_000_000.0]
     with _client(tmp_path, wall_clock=lambda: now[0], abandoned_ttl=600.0,
@@ -103,6 +107,7 @@ def test_an_abandoned_table_still_playing_expires(tmp_path: Path) -> None:
         assert client.get(f"/api/tables/{table_id}").status_code == 404
 
 
+@pytest.mark.numba_compile
 def test_a_finished_table_nobody_watches_leaves_memory(tmp_path: Path) -> None:
     with _client(tmp_path, sweep_interval=0.05) as client:
         made = create(client, [{"kind": "bot"}, {"kind": "bot"}],

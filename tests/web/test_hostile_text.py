@@ -34,6 +34,7 @@ def _surrogate_bodies() -> dict[str, str]:
 
 
 @pytest.mark.parametrize("where", ["move", "name", "rules"])
+@pytest.mark.numba_compile
 def test_a_review_of_a_record_with_a_lone_surrogate_is_a_bad_record(
         tmp_path: Path, where: str) -> None:
     body = _surrogate_bodies()[where]
@@ -47,6 +48,7 @@ def test_a_review_of_a_record_with_a_lone_surrogate_is_a_bad_record(
     assert "lone surrogate" in response.json()["message"]
 
 
+@pytest.mark.numba_compile
 def test_lone_surrogates_in_bodies_and_frames_are_bad_json(tmp_path: Path) -> None:
     """A table, a party and a join with a surrogate name are refused with 400, a frame
     with one gets a ``bad_json`` error and the connection goes on."""
@@ -82,6 +84,7 @@ def test_lone_surrogates_in_bodies_and_frames_are_bad_json(tmp_path: Path) -> No
             assert sock.recv_type("pong") == {"type": "pong"}
 
 
+@pytest.mark.numba_compile
 def test_import_refuses_lone_surrogates_and_names_the_server_would_refuse(
         tmp_path: Path, database: str | Path) -> None:
     """On both backends: a record with a lone surrogate, a 5,000-character name, a name
@@ -114,6 +117,7 @@ def test_import_refuses_lone_surrogates_and_names_the_server_would_refuse(
 
 
 @pytest.mark.parametrize("table_id", ["t0%00", "%00", "a%00b" * 5])
+@pytest.mark.numba_compile
 def test_a_nul_in_an_id_is_no_such_table_on_every_backend(client: TestClient,
                                                           table_id: str) -> None:
     create(client, [{"kind": "me", "name": "Ana"}, {"kind": "open"}])

@@ -15,6 +15,7 @@ from trashcards.web import create_app
 from trashcards.web.store import Store, StoreBusyError
 
 
+@pytest.mark.numba_compile
 def test_create_returns_tokens_only_for_the_creators_seats(client: TestClient) -> None:
     made = create(client, [{"kind": "me", "name": "Ana"}, {"kind": "bot", "bot": "counter"},
                            {"kind": "open"}, {"kind": "hotseat"}])
@@ -48,6 +49,7 @@ def test_create_returns_tokens_only_for_the_creators_seats(client: TestClient) -
     ({"rules": {"decks": 1, "jokers_per_deck": 0, "start_size": 10},
       "seats": [{"kind": "me"}] * 4 + []}, None, None),
 ])
+@pytest.mark.numba_compile
 def test_bad_tables_are_refused_with_the_reason(client: TestClient, body: dict[str, Any],
                                                 code: str | None, field: str | None) -> None:
     response = client.post("/api/tables", json=body)
@@ -59,6 +61,7 @@ def test_bad_tables_are_refused_with_the_reason(client: TestClient, body: dict[s
     assert field in response.json()["message"]
 
 
+@pytest.mark.numba_compile
 def test_bad_bodies(client: TestClient) -> None:
     json_type = {"Content-Type": "application/json"}
     response = client.post("/api/tables", content=b"{nope", headers=json_type)
@@ -69,6 +72,7 @@ def test_bad_bodies(client: TestClient) -> None:
     assert client.post("/api/tables/nope/join", json={}).json()["error"] == "no_table"
 
 
+@pytest.mark.numba_compile
 def test_joining_open_seats_starts_the_match(client: TestClient) -> None:
     made = create(client, [{"kind": "me", "name": "Ana"}, {"kind": "open"}, {"kind": "open"}])
     table_id = made["table_id"]
@@ -101,6 +105,7 @@ def test_joining_open_seats_starts_the_match(client: TestClient) -> None:
         assert sock.join([bo["token"]])["seats"] == [2]
 
 
+@pytest.mark.numba_compile
 def test_presets_and_bots(client: TestClient) -> None:
     presets = {p["name"]: p for p in client.get("/api/presets").json()["presets"]}
     assert {"standard", "classic", "kings-wild", "jokers", "call-trash", "kids",
@@ -111,6 +116,7 @@ def test_presets_and_bots(client: TestClient) -> None:
     assert {"random", "greedy", "counter", "kid"} <= set(bots)
 
 
+@pytest.mark.numba_compile
 def test_record_download(client: TestClient) -> None:
     made = create(client, [{"kind": "bot"}, {"kind": "bot"}],
                   {"preset": "classic", "start_size": 2})
@@ -129,6 +135,7 @@ def test_record_download(client: TestClient) -> None:
     assert record.replay().match_winner is not None
 
 
+@pytest.mark.numba_compile
 def test_pages_are_the_templates_and_static_files_are_served_as_they_are(
         tmp_path: Path) -> None:
     static = tmp_path / "static"
@@ -156,6 +163,7 @@ def test_pages_are_the_templates_and_static_files_are_served_as_they_are(
         assert client.get("/").status_code == 404
 
 
+@pytest.mark.numba_compile
 def test_every_page_shares_one_head_and_top_bar(tmp_path: Path) -> None:
     """Issue 22: the six pages are one template (templates/base.html) and their own main
     part; no page keeps a copy of the head or the top bar."""
@@ -189,6 +197,7 @@ def test_two_servers_cannot_share_a_database(tmp_path: Path) -> None:
     Store(db).close()  # free again once the first one is gone
 
 
+@pytest.mark.numba_compile
 def test_tables_survive_a_new_app_on_the_same_database(tmp_path: Path) -> None:
     db = tmp_path / "same.sqlite3"
     with TestClient(create_app(make_settings(db))) as client:
@@ -200,6 +209,7 @@ def test_tables_survive_a_new_app_on_the_same_database(tmp_path: Path) -> None:
             assert Socket(ws).join([made["seats"][0]["token"]])["seats"] == [0]
 
 
+@pytest.mark.numba_compile
 def test_a_table_whose_last_seat_was_taken_before_a_crash_starts(tmp_path: Path) -> None:
     db = tmp_path / "crash.sqlite3"
     with TestClient(create_app(make_settings(db))) as client:
@@ -229,6 +239,7 @@ def test_a_connection_that_cannot_keep_up_is_dropped() -> None:
     assert conn.dropped
 
 
+@pytest.mark.numba_compile
 def test_a_finished_table_shows_its_last_state_to_new_watchers(tmp_path: Path) -> None:
     with TestClient(create_app(make_settings(tmp_path / "f.sqlite3"))) as client:
         made = create(client, [{"kind": "bot"}, {"kind": "bot"}],

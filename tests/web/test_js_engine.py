@@ -75,6 +75,7 @@ def test_the_js_engine_and_bots_agree_with_python_on_every_record(corpus: Path) 
                        "bots": str(BOT_RECORDS)}
 
 
+@pytest.mark.slow
 def test_a_wrong_digest_fails_the_node_test(tmp_path: Path) -> None:
     """The comparison can fail: one golden record with one digest changed."""
     node = shutil.which("node")
@@ -91,6 +92,7 @@ def test_a_wrong_digest_fails_the_node_test(tmp_path: Path) -> None:
     assert "move 3" in done.stdout
 
 
+@pytest.mark.slow
 def test_hints_on_this_device_sample_deals_that_agree_with_the_view() -> None:
     """tests/web/js/hint.test.mjs: sampled deals agree with the view and hold the match's
     cards; a hint ranks every legal action with sensible chances; it sees a sure win; the

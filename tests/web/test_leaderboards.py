@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playertools import players_server, post, sign_up
 from starlette.testclient import TestClient
 
@@ -61,6 +62,7 @@ def test_the_board_lists_active_settled_visible_players_highest_first(tmp_path: 
         assert client.get("/api/players/Ana").json()["ratings"]["standard"]["games"] == 30
 
 
+@pytest.mark.numba_compile
 def test_the_board_holds_at_most_100(tmp_path: Path) -> None:
     with players_server(tmp_path / "db.sqlite3") as client:
         players = client.app.state.players  # type: ignore[attr-defined]

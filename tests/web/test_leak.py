@@ -338,6 +338,7 @@ def permuted_replay(tmp_path: Path, game: Game, check: bool = True,
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: "-".join(g.bots))
+@pytest.mark.numba_compile
 def test_permuted_hidden_cards_send_identical_frames(tmp_path: Path, game: Game) -> None:
     frames, again, kinds, _record = permuted_replay(tmp_path, game)
     assert kinds["board-board"] + kinds["board-stock"] > 0
@@ -360,6 +361,7 @@ def test_a_second_process_that_follows_the_table_leaks_nothing(
         assert public(frames[key]) == public(again[key]), f"{key} saw a difference"
 
 
+@pytest.mark.numba_compile
 def test_the_games_cover_reshuffles_and_several_rounds(tmp_path: Path) -> None:
     for i, game in enumerate(GAMES[4:6]):
         frames, again, kinds, text = permuted_replay(tmp_path / str(i), game)
@@ -378,6 +380,7 @@ def leaky_view(state: State, seat: int | None = None) -> Any:
     return honest._replace(players=players)
 
 
+@pytest.mark.numba_compile
 def test_the_check_catches_a_leaky_server(tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that shows face-down cards (a classic bug) fails both checks."""

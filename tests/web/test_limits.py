@@ -30,6 +30,7 @@ def _app(tmp_path: Path, **changes: Any) -> Any:
     return create_app(make_settings(tmp_path / "l.sqlite3", **changes))
 
 
+@pytest.mark.numba_compile
 def test_table_creation_is_rate_limited_per_address_with_retry_after(tmp_path: Path) -> None:
     now = [1000.0]
     app = _app(tmp_path, create_rate=2.0, clock=lambda: now[0])  # 2 a minute, burst 2
@@ -53,6 +54,7 @@ def test_table_creation_is_rate_limited_per_address_with_retry_after(tmp_path: P
                            ).status_code == 429
 
 
+@pytest.mark.numba_compile
 def test_http_requests_are_rate_limited_per_address(tmp_path: Path) -> None:
     """Any HTTP request counts (a page, a file, the API, the health check); beyond the
     rate an address is answered 429 before its request is read further, and the others
@@ -75,6 +77,7 @@ def test_http_requests_are_rate_limited_per_address(tmp_path: Path) -> None:
             [200] * 5 + [429]
 
 
+@pytest.mark.numba_compile
 def test_a_party_costs_as_many_creates_as_the_tables_it_makes(tmp_path: Path) -> None:
     """With 20 creates a minute, one address makes 10 parties (20 tables), then neither a
     party nor a table; a party needs two tokens, so one left over is not enough."""
@@ -96,6 +99,7 @@ def test_a_party_costs_as_many_creates_as_the_tables_it_makes(tmp_path: Path) ->
         assert refused.json()["retry_after"] == pytest.approx(6.0)  # two tokens: 6 s
 
 
+@pytest.mark.numba_compile
 def test_joins_are_rate_limited_per_address_over_http_and_websocket(tmp_path: Path) -> None:
     now = [0.0]
     with TestClient(_app(tmp_path, join_rate=3.0, clock=lambda: now[0])) as client:
@@ -117,6 +121,7 @@ def test_joins_are_rate_limited_per_address_over_http_and_websocket(tmp_path: Pa
             assert (answer.status_code, answer.headers["retry-after"]) == (429, "20")
 
 
+@pytest.mark.numba_compile
 def test_connections_are_capped_per_address(tmp_path: Path) -> None:
     with TestClient(_app(tmp_path, max_connections=2)) as client:
         table_id = create(client, TWO)["table_id"]
@@ -134,6 +139,7 @@ def test_connections_are_capped_per_address(tmp_path: Path) -> None:
             assert again.receive_json() == {"type": "pong"}
 
 
+@pytest.mark.numba_compile
 def test_a_socket_that_never_joins_is_closed_after_the_join_timeout(tmp_path: Path) -> None:
     with TestClient(_app(tmp_path, join_timeout=0.3)) as client:
         table_id = create(client, TWO)["table_id"]
@@ -153,6 +159,7 @@ def test_a_socket_that_never_joins_is_closed_after_the_join_timeout(tmp_path: Pa
             sock.recv_type("pong")
 
 
+@pytest.mark.numba_compile
 def test_catch_up_is_sent_once_per_connection_per_version(client: TestClient) -> None:
     made = create(client, [{"kind": "me", "name": "Ana"}, {"kind": "hotseat", "name": "Bo"}])
     tokens = [s["token"] for s in made["seats"]]
@@ -174,6 +181,7 @@ def test_catch_up_is_sent_once_per_connection_per_version(client: TestClient) ->
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded",
                                           "multipart/form-data; boundary=x", None])
+@pytest.mark.numba_compile
 def test_the_api_takes_json_only(client: TestClient, content_type: str | None) -> None:
     """A form on another site can send only these types: none of them gets in."""
     headers = {"Content-Type": content_type} if content_type else {}
@@ -185,6 +193,7 @@ def test_the_api_takes_json_only(client: TestClient, content_type: str | None) -
     assert client.get("/api/tables").json()["tables"] == []
 
 
+@pytest.mark.numba_compile
 def test_only_allowed_origins_may_open_a_websocket_or_post(tmp_path: Path) -> None:
     app = _app(tmp_path, allowed_origins=("https://friend.example",))
     with TestClient(app) as client:
@@ -214,6 +223,7 @@ def test_only_allowed_origins_may_open_a_websocket_or_post(tmp_path: Path) -> No
 @pytest.mark.parametrize(("name", "code"), [("\x1b[31mRed", "bad_name"), ("A\u202eB", "bad_name"),
                                             ("x" * 25, "bad_name"), ("", "bad_name"),
                                             ("ana", "name_taken"), (" Ana ", "name_taken")])
+@pytest.mark.numba_compile
 def test_joining_names_are_checked_and_unique(client: TestClient, name: str, code: str) -> None:
     table_id = create(client, TWO)["table_id"]
     answer = client.post(f"/api/tables/{table_id}/join", json={"name": name})
@@ -224,6 +234,7 @@ def test_joining_names_are_checked_and_unique(client: TestClient, name: str, cod
     assert joined["name"] == "Bo"
 
 
+@pytest.mark.numba_compile
 def test_names_at_creation_are_unique_and_defaults_never_collide(client: TestClient) -> None:
     answer = client.post("/api/tables", json={"seats": [{"kind": "me", "name": "Ana"},
                                                         {"kind": "hotseat", "name": "ANA"}]})
@@ -234,6 +245,7 @@ def test_names_at_creation_are_unique_and_defaults_never_collide(client: TestCli
     assert names == ["Player 2", "Player 2 2", "bot:greedy", "bot:greedy:2"]
 
 
+@pytest.mark.numba_compile
 def test_the_address_limiter_forgets_idle_addresses() -> None:
     now = [0.0]
     limiter = AddressLimiter(1.0, 1, lambda: now[0], max_addresses=100)
@@ -245,6 +257,7 @@ def test_the_address_limiter_forgets_idle_addresses() -> None:
     assert limiter.wait("10.0.3.231") == 0
 
 
+@pytest.mark.numba_compile
 def test_waiting_tables_expire_and_their_sockets_are_closed(tmp_path: Path) -> None:
     now = [time.time()]
     app = _app(tmp_path, wall_clock=lambda: now[0], sweep_interval=0.05)
@@ -264,6 +277,7 @@ def test_waiting_tables_expire_and_their_sockets_are_closed(tmp_path: Path) -> N
             [young["table_id"]]
 
 
+@pytest.mark.numba_compile
 def test_finished_tables_are_purged_after_the_retention_and_exported_first(
         tmp_path: Path) -> None:
     db = tmp_path / "l.sqlite3"
@@ -291,6 +305,7 @@ def test_finished_tables_are_purged_after_the_retention_and_exported_first(
         assert client.get(f"/api/tables/{made['table_id']}").status_code == 404
 
 
+@pytest.mark.numba_compile
 def test_a_client_that_reads_nothing_is_dropped(tmp_path: Path,
                                                caplog: pytest.LogCaptureFixture) -> None:
     """Through the real ASGI app, a client whose socket takes no frame (every send

@@ -53,6 +53,7 @@ def _aids(settings: Settings, busy: bool) -> Any:
     return aids
 
 
+@pytest.mark.numba_compile
 def test_busy_work_makes_a_served_hint_coarse_but_a_test_servers_never(tmp_path: Path) -> None:
     served = Settings(db_path=tmp_path / "a.sqlite3")
     assert _aids(served, busy=True)._budget(300, Work.HINT, True)[0] < 300

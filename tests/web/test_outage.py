@@ -26,6 +26,7 @@ def _restart(cluster: Cluster) -> None:
     assert done.returncode == 0, done.stderr or done.stdout
 
 
+@pytest.mark.numba_compile
 def test_a_postgresql_outage_gives_the_documented_codes(tmp_path: Path) -> None:
     try:
         own = running_cluster("")  # fully durable: an immediate stop loses no commit

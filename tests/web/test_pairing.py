@@ -57,6 +57,7 @@ def _ask(client: Any, body: dict[str, Any]) -> str:
     return str(response.json()["ticket"])
 
 
+@pytest.mark.numba_compile
 def test_two_who_ask_for_the_same_are_seated_together(database: str | Path) -> None:
     with players_server(database) as client:
         first = _ask(client, {"preset": "kids", "players": 2, "name": "Ana", "wait": 60})
@@ -76,6 +77,7 @@ def test_two_who_ask_for_the_same_are_seated_together(database: str | Path) -> N
             assert json.loads(ws.receive_text())["seats"] == [seated[0]["seat"]]
 
 
+@pytest.mark.numba_compile
 def test_two_with_one_name_are_seated_as_two(tmp_path: Path) -> None:
     with players_server(tmp_path / "db.sqlite3") as client:
         tickets = [_ask(client, {"preset": "standard", "players": 2, "name": "A" * 24,
@@ -86,6 +88,7 @@ def test_two_with_one_name_are_seated_as_two(tmp_path: Path) -> None:
         assert [s["name"] for s in info["seats"]] == ["A" * 24, "A" * 21 + " 2"]
 
 
+@pytest.mark.numba_compile
 def test_after_the_chosen_wait_a_level_near_the_rating_is_offered_and_rated(
         database: str | Path) -> None:
     with players_server(database) as client:
@@ -104,6 +107,7 @@ def test_after_the_chosen_wait_a_level_near_the_rating_is_offered_and_rated(
         assert page["ratings"]["standard"]["games"] == 1
 
 
+@pytest.mark.numba_compile
 def test_the_bot_is_not_offered_before_the_wait(tmp_path: Path) -> None:
     with players_server(tmp_path / "db.sqlite3") as client:
         ticket = _ask(client, {"preset": "standard", "players": 2, "wait": 600})
@@ -113,6 +117,7 @@ def test_the_bot_is_not_offered_before_the_wait(tmp_path: Path) -> None:
         assert early.json()["error"] == "too_early"
 
 
+@pytest.mark.numba_compile
 def test_20_clients_at_once_are_seated_in_one_pass_of_the_matcher(tmp_path: Path) -> None:
     # The matcher runs once an hour here: the test runs it itself, once.
     options = PlayerSettings(pair_interval=3600.0, login_rate=1e6, signup_rate=1e6)

@@ -31,6 +31,7 @@ def _act(sock: Socket, token: str, action: str, version: int) -> dict[str, Any]:
     return sock.recv()
 
 
+@pytest.mark.numba_compile
 def test_join_gives_the_seat_and_its_view(client: TestClient) -> None:
     table_id, tokens = _table(client)
     with client.websocket_connect(f"/ws/{table_id}") as ws:
@@ -48,6 +49,7 @@ def test_join_gives_the_seat_and_its_view(client: TestClient) -> None:
                    for player in view["players"] for slot in player["slots"])
 
 
+@pytest.mark.numba_compile
 def test_spectator_gets_the_public_view(client: TestClient) -> None:
     table_id, _tokens = _table(client)
     with client.websocket_connect(f"/ws/{table_id}") as ws:
@@ -56,6 +58,7 @@ def test_spectator_gets_the_public_view(client: TestClient) -> None:
         assert sock.recv_type("state")["seat"] is None
 
 
+@pytest.mark.numba_compile
 def test_act_sends_the_events_to_every_connection(client: TestClient) -> None:
     table_id, tokens = _table(client)
     with client.websocket_connect(f"/ws/{table_id}") as ws0, \
@@ -80,6 +83,7 @@ def test_act_sends_the_events_to_every_connection(client: TestClient) -> None:
     assert _version(client, table_id) == 3
 
 
+@pytest.mark.numba_compile
 def test_hotseat_connection_holds_several_seats(client: TestClient) -> None:
     table_id, tokens = _table(client)
     with client.websocket_connect(f"/ws/{table_id}") as ws:
@@ -112,6 +116,7 @@ def _error(sock: Socket, message: dict[str, Any] | str) -> dict[str, Any]:
     ({"type": "join", "tokens": "abc"}, "bad_message"),
     ({"type": "ping", "extra": 1}, "bad_message"),
 ])
+@pytest.mark.numba_compile
 def test_malformed_messages_are_refused(client: TestClient, frame: Any, code: str) -> None:
     table_id, tokens = _table(client)
     with client.websocket_connect(f"/ws/{table_id}") as ws:
@@ -122,6 +127,7 @@ def test_malformed_messages_are_refused(client: TestClient, frame: Any, code: st
     assert _version(client, table_id) == 2
 
 
+@pytest.mark.numba_compile
 def test_every_refused_action_says_why_and_changes_nothing(client: TestClient) -> None:
     table_id, tokens = _table(client)
     with client.websocket_connect(f"/ws/{table_id}") as ws:
@@ -162,6 +168,7 @@ def test_every_refused_action_says_why_and_changes_nothing(client: TestClient) -
         assert _act(sock, tokens[me], "stock", 2)["type"] == "events"  # still playable
 
 
+@pytest.mark.numba_compile
 def test_a_wrong_token_at_join_is_reported_and_the_rest_joins(client: TestClient) -> None:
     table_id, tokens = _table(client)
     other_id, other_tokens = _table(client)
@@ -173,6 +180,7 @@ def test_a_wrong_token_at_join_is_reported_and_the_rest_joins(client: TestClient
     assert other_id != table_id
 
 
+@pytest.mark.numba_compile
 def test_too_large_and_rate_limited(tmp_path: Any) -> None:
     from webtools import make_settings
 
@@ -217,6 +225,7 @@ def _play(sock: Socket, tokens: list[str], version: int, state: dict[str, Any],
     return version, state, events
 
 
+@pytest.mark.numba_compile
 def test_reconnect_with_an_old_version_gets_what_it_missed(client: TestClient) -> None:
     table_id, tokens = _table(client)
     with client.websocket_connect(f"/ws/{table_id}") as ws:
@@ -240,6 +249,7 @@ def test_reconnect_with_an_old_version_gets_what_it_missed(client: TestClient) -
 
 
 @pytest.mark.parametrize("version", [-1, 10_000])
+@pytest.mark.numba_compile
 def test_reconnect_with_an_unknown_version_gets_a_fresh_state(client: TestClient,
                                                                version: int) -> None:
     table_id, tokens = _table(client)
@@ -249,6 +259,7 @@ def test_reconnect_with_an_unknown_version_gets_a_fresh_state(client: TestClient
         assert sock.recv_type("state")["version"] == 2
 
 
+@pytest.mark.numba_compile
 def test_reconnect_too_far_behind_gets_a_fresh_state(tmp_path: Any) -> None:
     from webtools import make_settings
 
@@ -276,6 +287,7 @@ def _play_round(sock: Socket, tokens: list[str], version: int,
     return version, state
 
 
+@pytest.mark.numba_compile
 def test_next_round_waits_for_every_person(client: TestClient) -> None:
     table_id, tokens = _table(client, {"preset": "standard", "start_size": 2})
     with client.websocket_connect(f"/ws/{table_id}") as ws:
@@ -294,6 +306,7 @@ def test_next_round_waits_for_every_person(client: TestClient) -> None:
         assert dealt["state"]["players"][winner]["board_size"] == 1
 
 
+@pytest.mark.numba_compile
 def test_round_pause_deals_the_next_round(tmp_path: Any) -> None:
     from webtools import make_settings
 
@@ -310,6 +323,7 @@ def test_round_pause_deals_the_next_round(tmp_path: Any) -> None:
             assert sock.recv_type("events")["state"]["round"] == 2
 
 
+@pytest.mark.numba_compile
 def test_match_over_then_rematch_with_the_same_tokens(client: TestClient) -> None:
     table_id, tokens = _table(client, {"preset": "classic", "start_size": 2})
     with client.websocket_connect(f"/ws/{table_id}") as ws:
@@ -332,6 +346,7 @@ def test_match_over_then_rematch_with_the_same_tokens(client: TestClient) -> Non
         assert sock.recv_type("state")["state"]["phase"] == "draw"
 
 
+@pytest.mark.numba_compile
 def test_bot_plays_through_the_same_path(client: TestClient) -> None:
     made = create(client, [{"kind": "me", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
                   {"preset": "classic", "start_size": 3})
@@ -355,6 +370,7 @@ def test_bot_plays_through_the_same_path(client: TestClient) -> None:
     assert bot_moves > 0
 
 
+@pytest.mark.numba_compile
 def test_partial_record_stops_before_the_current_deal(client: TestClient) -> None:
     table_id, _tokens = _table(client)
     response = client.get(f"/api/tables/{table_id}/record")

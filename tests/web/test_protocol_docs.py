@@ -19,6 +19,7 @@ def _server_source() -> str:
     return "\n".join(path.read_text(encoding="utf-8") for path in sorted(WEB.glob("*.py")))
 
 
+@pytest.mark.numba_compile
 def test_every_error_code_the_server_sends_is_documented() -> None:
     source = _server_source()
     codes = set(re.findall(r'ProtocolError\(\s*"(\w+)"', source))
@@ -29,6 +30,7 @@ def test_every_error_code_the_server_sends_is_documented() -> None:
     assert "| 503 | `unavailable` |" in http
 
 
+@pytest.mark.numba_compile
 def test_every_close_code_the_server_uses_is_documented() -> None:
     source = _server_source()
     codes = set(re.findall(r"Close\((\d{4})", source)) | set(re.findall(r"code=(\d{4})", source))

@@ -39,6 +39,7 @@ def _next(sock: Socket, kind: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} frame")
 
 
+@pytest.mark.numba_compile
 def test_a_reaction_reaches_every_connection_spectators_too(client: TestClient) -> None:
     table_id, tokens = _table(client)
     assert client.get(f"/api/tables/{table_id}").json()["reactions"] is True
@@ -53,6 +54,7 @@ def test_a_reaction_reaches_every_connection_spectators_too(client: TestClient) 
                                                "emote": "thumbs_up"}
 
 
+@pytest.mark.numba_compile
 def test_reactions_are_rate_limited_per_seat(tmp_path: Path) -> None:
     now = [0.0]
     settings = make_settings(tmp_path / "r.sqlite3", clock=lambda: now[0])
@@ -76,6 +78,7 @@ def test_reactions_are_rate_limited_per_seat(tmp_path: Path) -> None:
             assert _next(sock, "reaction")["emote"] == "wow"
 
 
+@pytest.mark.numba_compile
 def test_a_table_whose_creator_turned_reactions_off_refuses_them(client: TestClient) -> None:
     table_id, tokens = _table(client, reactions=False)
     assert client.get(f"/api/tables/{table_id}").json()["reactions"] is False
@@ -91,6 +94,7 @@ def test_a_table_whose_creator_turned_reactions_off_refuses_them(client: TestCli
     ({"type": "react", "token": "TOKEN"}, "bad_message"),
     ({"type": "react", "token": "not-a-seat", "emote": "wave"}, "bad_token"),
 ])
+@pytest.mark.numba_compile
 def test_only_a_seat_sends_only_a_listed_emote(client: TestClient, message: dict[str, Any],
                                                code: str) -> None:
     table_id, tokens = _table(client)
@@ -103,6 +107,7 @@ def test_only_a_seat_sends_only_a_listed_emote(client: TestClient, message: dict
         assert _next(sock, "error")["code"] == code
 
 
+@pytest.mark.numba_compile
 def test_a_reaction_travels_in_a_notice_to_the_other_processes() -> None:
     for emote in EMOTES:
         notice = Notice("T1", 7, 7, (), reaction=(2, emote))
@@ -111,6 +116,7 @@ def test_a_reaction_travels_in_a_notice_to_the_other_processes() -> None:
 
 
 @pytest.mark.parametrize("reactions", [True, False])
+@pytest.mark.numba_compile
 def test_a_party_sets_reactions_for_its_tables(client: TestClient, reactions: bool) -> None:
     seats = [{"kind": "me", "name": "Ana"}, {"kind": "hotseat", "name": "Bo"}] + [
         {"kind": "bot", "bot": "greedy"} for _ in range(3)]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from webtools import Client, server
 
 from trashcards.record import loads
@@ -24,6 +25,7 @@ def _move(client: Client, tokens: list[str], state: dict[str, Any],
     return message
 
 
+@pytest.mark.numba_compile
 def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "tables.sqlite3"
     with server(db) as (proc, url):

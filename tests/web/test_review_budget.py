@@ -50,6 +50,7 @@ SLOW = {
 
 
 @pytest.mark.parametrize("name", sorted(SLOW))
+@pytest.mark.numba_compile
 def test_a_slow_record_is_reviewed_or_refused_within_the_deadline(tmp_path: Path,
                                                                   name: str) -> None:
     record = SLOW[name]()
@@ -70,6 +71,7 @@ def test_a_slow_record_is_reviewed_or_refused_within_the_deadline(tmp_path: Path
         assert response.json()["retry_after"] > 0
 
 
+@pytest.mark.numba_compile
 def test_a_long_record_gets_fewer_deals_per_decision_and_says_so(tmp_path: Path) -> None:
     record = _record(Rules.preset_named("standard"), 2, 4, 4000)
     settings = make_settings(tmp_path / "r.sqlite3", review_samples=100, review_deals=800,
@@ -83,6 +85,7 @@ def test_a_long_record_gets_fewer_deals_per_decision_and_says_so(tmp_path: Path)
     assert any("deals per decision" in note for note in review["notes"])
 
 
+@pytest.mark.numba_compile
 def test_rules_without_an_odds_table_are_refused_at_once_with_a_retry(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRASHCARDS_CACHE", str(tmp_path / "cache"))

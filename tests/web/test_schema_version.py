@@ -47,6 +47,7 @@ def _serve(db: Path) -> subprocess.CompletedProcess[str]:
                           check=False)
 
 
+@pytest.mark.numba_compile
 def test_a_new_database_has_the_latest_schema_version(tmp_path: Path) -> None:
     db = tmp_path / "n.sqlite3"
     with TestClient(create_app(make_settings(db))) as client:
@@ -54,6 +55,7 @@ def test_a_new_database_has_the_latest_schema_version(tmp_path: Path) -> None:
     assert _version(db) == len(store.MIGRATIONS) >= 1
 
 
+@pytest.mark.numba_compile
 def test_a_database_from_before_versions_is_migrated_and_keeps_its_tables(
         tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite3"
@@ -97,6 +99,7 @@ def test_each_migration_is_one_transaction_with_its_version(
     assert _version(db) == len(migrations) + 1
 
 
+@pytest.mark.numba_compile
 def test_a_database_from_before_reactions_reads_and_migrates_with_them_allowed(
         tmp_path: Path) -> None:
     """The reactions column is migration 4, after the players' tables (2) and the last
@@ -126,6 +129,7 @@ def test_a_database_from_before_reactions_reads_and_migrates_with_them_allowed(
 
 
 @pytest.mark.parametrize("newer", ["user_version 99", "a NOT NULL column"])
+@pytest.mark.numba_compile
 def test_a_database_from_a_newer_version_is_refused_at_start(tmp_path: Path,
                                                              newer: str) -> None:
     db = tmp_path / "new.sqlite3"
@@ -171,6 +175,7 @@ def _serve_on(db: str | Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("damage", ["DROP TABLE seats", "ALTER TABLE tables DROP COLUMN active"])
+@pytest.mark.numba_compile
 def test_a_database_missing_a_table_or_column_is_refused_at_start(
         database: str | Path, damage: str) -> None:
     """Before, a file without its ``seats`` table was served, and every create failed

@@ -59,6 +59,7 @@ def test_a_second_serve_is_refused_through_a_symlink_or_a_hard_link(tmp_path: Pa
 
 
 @pytest.mark.parametrize("fate", ["deleted", "replaced"])
+@pytest.mark.numba_compile
 def test_a_database_deleted_or_replaced_under_the_server_is_not_written(
         tmp_path: Path, fate: str) -> None:
     db = tmp_path / "gone.sqlite3"

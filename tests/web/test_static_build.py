@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from trashcards.web.offline import (
     ROOT_MARK,
     manifest,
@@ -81,6 +83,7 @@ def test_the_manifest_is_standalone_with_icons() -> None:
         assert (STATIC / icon["src"].removeprefix("static/")).is_file()
 
 
+@pytest.mark.numba_compile
 def test_build_static_writes_the_pages_worker_and_manifest(tmp_path: Path) -> None:
     out = tmp_path / "site"
     done = subprocess.run([sys.executable, "-m", "trashcards", "build-static", str(out)],
@@ -96,6 +99,7 @@ def test_build_static_writes_the_pages_worker_and_manifest(tmp_path: Path) -> No
     assert json.loads((out / "manifest.webmanifest").read_text()) == manifest()
 
 
+@pytest.mark.numba_compile
 def test_build_static_with_a_server_tells_every_page_and_refuses_a_bad_address(
         tmp_path: Path) -> None:
     out = tmp_path / "site"
@@ -127,6 +131,7 @@ def test_the_servers_pages_start_every_address_at_its_root() -> None:
         assert 'href="/static/css/app.css"' in text, name
 
 
+@pytest.mark.numba_compile
 def test_build_static_writes_relative_addresses_only(tmp_path: Path) -> None:
     out = tmp_path / "site"
     done = subprocess.run([sys.executable, "-m", "trashcards", "build-static", str(out)],

@@ -63,6 +63,7 @@ def _version(client: TestClient, table_id: str) -> int:
     return version
 
 
+@pytest.mark.numba_compile
 def test_a_move_that_cannot_be_saved_is_answered_and_changes_nothing(
         flaky: tuple[TestClient, list[FlakyStore]]) -> None:
     client, (store,) = flaky
@@ -89,6 +90,7 @@ def test_a_move_that_cannot_be_saved_is_answered_and_changes_nothing(
     assert _version(client, made["table_id"]) == 3
 
 
+@pytest.mark.numba_compile
 def test_bots_stall_while_storage_fails_and_resume_when_it_comes_back(
         flaky: tuple[TestClient, list[FlakyStore]]) -> None:
     client, (store,) = flaky
@@ -111,6 +113,7 @@ def test_bots_stall_while_storage_fails_and_resume_when_it_comes_back(
     assert client.get(f"/api/tables/{table_id}").json()["status"] == "over"
 
 
+@pytest.mark.numba_compile
 def test_the_round_timer_deals_once_storage_comes_back(tmp_path: Path) -> None:
     stores: list[FlakyStore] = []
 
@@ -165,6 +168,7 @@ def test_taking_the_last_seat_and_starting_are_one_transaction(
     assert len(client.get("/api/tables").json()["tables"]) == 0  # the failed one is not there
 
 
+@pytest.mark.numba_compile
 def test_next_round_readiness_survives_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "n.sqlite3"
     with TestClient(create_app(make_settings(db))) as client:
@@ -214,6 +218,7 @@ def _corrupt(db: Path, table_id: str, how: str) -> None:
 HOW = ("unparsable move", "illegal move", "bad rules", "not JSON", "unknown bot")
 
 
+@pytest.mark.numba_compile
 def test_tables_that_cannot_be_replayed_are_quarantined_and_the_rest_start(
         tmp_path: Path) -> None:
     db = tmp_path / "q.sqlite3"
@@ -271,6 +276,7 @@ def _real_database(path: Path, tables: int = 40) -> None:
 @pytest.mark.parametrize("damage", ["garbage", "empty", "through a file", "damaged header",
                                     "cut in half", "another program's", "read-only",
                                     "read-only directory"])
+@pytest.mark.numba_compile
 def test_a_database_that_cannot_be_used_is_a_clear_error_at_start(tmp_path: Path,
                                                                   damage: str) -> None:
     db = tmp_path / "d.sqlite3"
@@ -311,6 +317,7 @@ def test_a_database_that_cannot_be_used_is_a_clear_error_at_start(tmp_path: Path
     print(damage, "->", result.stderr.strip())
 
 
+@pytest.mark.numba_compile
 def test_a_damaged_page_of_one_table_leaves_the_server_up(tmp_path: Path) -> None:
     """Garbage over the pages that hold moves: the server starts (or refuses clearly),
     never with a traceback, and reports what it cannot read."""
@@ -336,6 +343,7 @@ def test_a_damaged_page_of_one_table_leaves_the_server_up(tmp_path: Path) -> Non
     print(f"{answers.count(410)} of {len(tables)} tables quarantined, the rest served")
 
 
+@pytest.mark.numba_compile
 def test_a_store_error_in_a_read_is_503_not_500(flaky: tuple[TestClient, list[FlakyStore]],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     client, (store,) = flaky
