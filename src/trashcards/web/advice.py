@@ -62,7 +62,7 @@ from ..rules import Rules
 from ..state import Phase, new_match
 from ..statejson import view_json
 from ..views import View, view
-from .aipool import ProcessPool, ThreadPool
+from .aipool import ProcessPool, ThreadPool, ignore_sigint, sigint_held
 from .protocol import ProtocolError
 from .scheduler import Budget, BusyError, OutOfBudgetError, Pool, Scheduler, Work
 
@@ -217,7 +217,8 @@ class OddsTables:
                 if self._closed:
                     return
                 self._process = process
-                process.start()
+                with sigint_held():
+                    process.start()
             process.join()
             if process.exitcode != 0:
                 log.warning("the match-odds table of %s could not be computed (exit %s)",
@@ -239,6 +240,7 @@ def _odds_process(rules: Rules) -> None:
     """The process computing a match-odds table (into the cache directory). One process
     of the machine computes a table: the others (the server's other workers) wait on its
     lock file and then read the table it wrote."""
+    ignore_sigint()
     with contextlib.suppress(OSError):
         os.nice(10)
     folder = cache_dir()
@@ -304,7 +306,7 @@ def compile_apart() -> bool:
         return True
     process = multiprocessing.get_context("spawn").Process(
         target=_compile_process, daemon=True, name="trashcards-compile")
-    with _COMPILING_LOCK:
+    with _COMPILING_LOCK, sigint_held():
         _COMPILING.add(process)
         process.start()
     try:
@@ -324,6 +326,7 @@ def warm_worker() -> str | None:
 
 def _compile_process() -> None:
     """The process compiling the AI's kernel."""
+    ignore_sigint()
     warm_up()
 
 

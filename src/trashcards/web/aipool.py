@@ -28,14 +28,14 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
 from . import scheduler
 from .scheduler import call
 
-__all__ = ["LOW_NICE", "NICE", "ProcessPool", "ThreadPool"]
+__all__ = ["LOW_NICE", "NICE", "ProcessPool", "ThreadPool", "ignore_sigint", "sigint_held"]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,32 @@ def _lower_priority(steps: int) -> None:
     with contextlib.suppress(OSError, AttributeError):
         tid = threading.get_native_id()
         os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + steps)
+
+
+@contextlib.contextmanager
+def sigint_held() -> Iterator[None]:
+    """Start processes inside this: they begin with Ctrl-C's signal blocked (a child
+    inherits the mask), so a Ctrl-C at the terminal while they start never prints their
+    half-started interpreter's traceback; each calls :func:`ignore_sigint` (the server
+    ends them itself)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def ignore_sigint() -> None:
+    """In a process started under :func:`sigint_held`: ignore Ctrl-C from now on, and
+    let the signals through again (in the main thread only: elsewhere nothing to do)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 class ThreadPool:
@@ -91,6 +117,7 @@ def _start_worker(flags: Any, nice: int, warm: Callable[[], object] | None) -> N
     """In a new worker process: gone with the server (however it ends), nicer than it,
     the cancel flags at hand, and the AI warming up in the background (a job that comes
     first waits for the kernel where it needs it)."""
+    ignore_sigint()
     _die_with(os.getppid())
     with contextlib.suppress(OSError):
         os.nice(nice)
@@ -176,18 +203,21 @@ class ProcessPool:
     def start(self) -> None:
         """Start every worker process now (they warm up the AI), not at the first job."""
         executor = self._pool()
-        for _ in range(self.size):
-            executor.submit(os.getpid)
+        with sigint_held():
+            for _ in range(self.size):
+                executor.submit(os.getpid)
 
     def submit(self, function: Callable[..., Any], args: tuple[Any, ...], low: bool
                ) -> concurrent.futures.Future[tuple[Any, ...]]:
         try:
             executor = self._pool()
-            future = executor.submit(_run, function, args, low)
+            with sigint_held():  # the submit may start a worker process
+                future = executor.submit(_run, function, args, low)
         except BrokenProcessPool:
             self._renew(executor)
             executor = self._pool()
-            future = executor.submit(_run, function, args, low)
+            with sigint_held():
+                future = executor.submit(_run, function, args, low)
 
         def broken(done: concurrent.futures.Future[tuple[Any, ...]]) -> None:
             if not done.cancelled() and isinstance(done.exception(), BrokenProcessPool):
