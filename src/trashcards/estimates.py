@@ -75,9 +75,9 @@ def t_quantile(p: float, df: int) -> float:
     it the same way.
     """
     if not 0.5 < p < 1:
-        raise ValueError(f"the quantile needs 1/2 < p < 1, got {p}")
+        raise ArgumentError(f"the quantile needs 1/2 < p < 1, got {p}")
     if df < 1:
-        raise ValueError("degrees of freedom must be at least 1")
+        raise ArgumentError("degrees of freedom must be at least 1")
     if df >= 100:
         z = NormalDist().inv_cdf(p)
         z2 = z * z

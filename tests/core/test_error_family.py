@@ -35,7 +35,6 @@ def _bare_raises(path: Path) -> list[int]:
 
 
 @pytest.mark.parametrize("path", HELD, ids=[p.relative_to(SRC).as_posix() for p in HELD])
-@pytest.mark.numba_compile
 def test_no_bare_value_error_is_raised(path: Path) -> None:
     assert _bare_raises(path) == []
 
