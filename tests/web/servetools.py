@@ -11,6 +11,7 @@ shutdown); :func:`running` does all three around a ``with`` block.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -89,6 +90,25 @@ def wait_healthy(url: str, proc: subprocess.Popen[str] | None = None,
         except OSError:
             time.sleep(0.05)
     raise ServerError(f"trashcards serve did not answer {url}/healthz in {timeout:g} s")
+
+
+def wait_ai_ready(url: str, proc: subprocess.Popen[str] | None = None,
+                  timeout: float = 600.0) -> None:
+    """Until ``url/healthz`` says the AI is ready: while it warms up (a fresh clone
+    compiles the kernels), bots and hints take the slower path, so a seeded game would
+    play other moves than once it is ready."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise ServerError(f"trashcards serve exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=5) as response:
+                if json.loads(response.read()).get("ai") == "ready":
+                    return
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.1)
+    raise ServerError(f"trashcards serve's AI was not ready in {timeout:g} s")
 
 
 def drain(proc: subprocess.Popen[str], prefix: str | None = None) -> threading.Thread:

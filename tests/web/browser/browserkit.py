@@ -57,6 +57,7 @@ class ServerProcess:
                       "--test-seed", str(self.seed), *self.options), port=self.port)
         self.port = servetools.port_of(base)
         servetools.wait_healthy(base, self.process, SERVER_START_S)
+        servetools.wait_ai_ready(base, self.process)  # seeded bots: the same moves
         return base
 
     def kill(self) -> None:
