@@ -73,7 +73,7 @@ def test_a_name_with_an_undecodable_byte_fails_cleanly_and_leaves_no_file(tmp_pa
     assert result.returncode == 2
     err = result.stderr.decode("utf-8", "replace")
     assert "Traceback" not in err
-    assert "Error: player 'A\\udcff': a name cannot hold the character \\udcff" in err
+    assert "Error: Invalid value for --name: a name cannot hold the character \\udcff" in err
     assert list(tmp_path.iterdir()) == []  # neither f nor f.tmp
 
 

@@ -48,4 +48,5 @@ def test_a_win_never_lowers_a_rating_and_a_loss_never_raises_it(me: Rating,
 @given(ratings, ratings)
 def test_a_game_narrows_the_deviation_below_the_period_without_games(
         me: Rating, them: Rating) -> None:
-    assert update(me, [(them, 0.5)]).rd <= update(me, []).rd + 1e-9
+    # (relative: a game against a far stronger player narrows it by less than rounding)
+    assert update(me, [(them, 0.5)]).rd <= update(me, []).rd * (1 + 1e-6)

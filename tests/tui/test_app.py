@@ -241,7 +241,7 @@ class SlowBot:
 
 
 async def test_a_thinking_bot_never_blocks_the_screen():
-    bot = SlowBot(0.6)
+    bot = SlowBot(3.0)  # thinks far longer than the help takes to open, even under load
     match = Match(kids(2), ["Ana", "bot:greedy"], random.Random(5))
     app = make_app(match, bots={1: bot})
     async with app.run_test(size=(80, 24)) as pilot:
@@ -252,11 +252,9 @@ async def test_a_thinking_bot_never_blocks_the_screen():
                 await pilot.press("s")
             await pilot.pause(0.01)
         assert app.waiting_for == "bot"
-        began = time.monotonic()
         await pilot.press("question_mark")  # the help opens while the bot thinks
         assert isinstance(app.screen, HelpScreen)
-        assert time.monotonic() - began < 0.4
-        assert app.waiting_for == "bot"
+        assert app.waiting_for == "bot"  # and the bot is still thinking: never blocked
         await pilot.press("escape")
         await settle(pilot, app)
     assert bot.threads
