@@ -35,6 +35,7 @@ def test_analyze_writes_the_report_plots_and_figures(tmp_path: Path) -> None:
                                                    "self_play_turns.png"}
 
 
+@pytest.mark.numba_compile
 def test_analyze_writes_into_analysis_by_default(tmp_path: Path) -> None:
     result = analyze("ladder", "--matches", "2", "--engine", "reference", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

@@ -66,6 +66,7 @@ def test_a_table_is_stored_with_its_seats_and_moves(database: str | Path) -> Non
     run(body)
 
 
+@pytest.mark.numba_compile
 def test_taking_the_last_seat_starts_the_match_in_the_same_write(database: str | Path) -> None:
     async def body() -> None:
         store = await _open(database)

@@ -27,6 +27,7 @@ def _own_odds_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 
+@pytest.mark.numba_compile
 def test_the_default_server_computes_an_unshipped_table_in_the_background() -> None:
     tables = OddsTables()
     asked: list[Rules] = []

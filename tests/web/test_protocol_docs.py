@@ -43,6 +43,7 @@ def test_every_close_code_the_server_uses_is_documented() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.numba_compile
 def test_the_client_can_say_unavailable_in_every_language(lang: str) -> None:
     catalog = json.loads((WEB / "static" / "i18n" / f"{lang}.json").read_text("utf-8"))
     for code in ("unavailable", "storage_error", "rate_limited"):
