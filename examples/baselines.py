@@ -21,7 +21,7 @@ torch runs on one thread, every table, snapshot pick and rating is seeded, so tw
 of one seed give the same numbers (``tests/envs/test_baselines.py``).
 
     python examples/baselines.py --out docs/baselines.md        # the published table
-    python examples/baselines.py --steps 4096 --seeds 1 --out /tmp/b.md   # a smoke run
+    python examples/baselines.py --steps 4096 --seeds 1 --out smoke.md   # a smoke run
 
 Writes ``--out`` (Markdown) and the same figures as JSON beside it (``.json``).
 """

@@ -1,7 +1,7 @@
 """Write the exact tie and leads corpora the coach's tests use (tests/data/exact-corpus.json.gz).
 
     python3 scripts/exact_corpus.py                 # the checked-in corpus (about a minute)
-    python3 scripts/exact_corpus.py --ties 40 --leads 40 --out /tmp/corpus.json.gz
+    python3 scripts/exact_corpus.py --ties 40 --leads 40 --out corpus.json.gz
 
 Matches of two greedy or kid players (seeded) are played under the presets standard,
 kings-wild, kids, jokers and all-faces-wild. Every decision with a choice where both
