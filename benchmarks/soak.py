@@ -262,10 +262,7 @@ def _children(pid: int) -> list[int]:
 def _is_ai_worker(pid: int) -> bool:
     """Whether ``pid`` is a process spawned by multiprocessing (an AI worker, or a
     match-odds computation), not its resource tracker."""
-    try:
-        return b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
+    return b"spawn_main" in _cmdline(pid)
 
 
 def _servers(pid: int) -> list[int]:
