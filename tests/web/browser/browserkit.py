@@ -119,7 +119,8 @@ def wait_for_turn_or_end(page: Any) -> str:
     """Wait until this browser may act, a pass screen is up, or the round/match is over;
     returns "act", "pass" or the phase."""
     page.wait_for_function(
-        "() => document.body.dataset.acting !== ''"
+        # (no data-acting yet: the table has not drawn its first state)
+        "() => (document.body.dataset.acting ?? '') !== ''"
         " || document.body.dataset.pass === '1'"
         " || ['round_over', 'match_over'].includes(document.body.dataset.phase)")
     phase = page.evaluate("document.body.dataset.phase")
