@@ -25,6 +25,7 @@ RANDOM_RECORDS = 10_000
 BOT_RECORDS = 300
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = Path(__file__).resolve().parent / "js"
+ENGINE_TEST = TESTS / "engine.test.mjs"
 
 
 def _sources_hash() -> str:
@@ -66,7 +67,7 @@ def test_the_js_engine_and_bots_agree_with_python_on_every_record(corpus: Path) 
     assert {r["preset"] for r in rules} == set(jscorpus.PRESETS)
     assert any(r.get("call_trash") and r.get("last_chance") for r in rules)
     assert {len(item["record"]["players"]) for item in items} == {2, 3, 4}
-    done = subprocess.run([node, "--test", str(TESTS)], capture_output=True, text=True,
+    done = subprocess.run([node, "--test", str(ENGINE_TEST)], capture_output=True, text=True,
                           env={**os.environ, "TRASH_CORPUS": str(corpus)}, check=False,
                           timeout=900)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
@@ -85,7 +86,7 @@ def test_a_wrong_digest_fails_the_node_test(tmp_path: Path) -> None:
     item["digests"][3] = "0" * 16
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps(item) + "\n", encoding="utf-8")
-    done = subprocess.run([node, "--test", str(TESTS)], capture_output=True, text=True,
+    done = subprocess.run([node, "--test", str(ENGINE_TEST)], capture_output=True, text=True,
                           env={**os.environ, "TRASH_CORPUS": str(bad)}, check=False,
                           timeout=120)
     assert done.returncode != 0
@@ -117,3 +118,13 @@ def test_win_chances_on_this_device_read_the_public_view_only() -> None:
                           capture_output=True, text=True, check=False, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "# pass 4" in done.stdout
+
+
+def test_every_node_test_file_is_run_by_a_pytest_test() -> None:
+    """Each ``*.test.mjs`` is run on its own by the test that checks its output, so a new
+    one must be named by some test module (or it would never run)."""
+    sources = "\n".join(path.read_text(encoding="utf-8")
+                        for path in (ROOT / "tests").rglob("test_*.py"))
+    unrun = [path.name for path in sorted(TESTS.glob("*.test.mjs"))
+             if path.name not in sources]
+    assert unrun == []
