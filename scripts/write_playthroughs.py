@@ -27,6 +27,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))  # run as a command: this checkout's sources
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from generated_files import write_or_check  # noqa: E402
+
 FOLDER = ROOT / "tests" / "data" / "playthroughs"
 
 #: name: (rules, players, the kernel's bots (one per seat), seed, match index, whole
@@ -120,20 +124,10 @@ def _told(shown: dict[str, Any], seat: int | None) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    check = "--check" in argv
-    stale = []
-    for name in PLAYTHROUGHS:
-        path = FOLDER / f"{name}.txt"
-        text = render(name, moves_of(name))
-        if path.exists() and path.read_text(encoding="utf-8") == text:
-            continue
-        stale.append(path.relative_to(ROOT).as_posix())
-        if not check:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-    for relative in stale:
-        print(f"{'differs' if check else 'wrote'}: {relative}")
-    return 1 if check and stale else 0
+    folder = FOLDER.relative_to(ROOT).as_posix()
+    outputs = [(f"{folder}/{name}.txt", lambda name=name: render(name, moves_of(name)))
+               for name in PLAYTHROUGHS]
+    return write_or_check(ROOT, outputs, "--check" in argv, "differs")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,10 @@ from typing import Annotated, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))  # run as a command: this checkout's sources
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from generated_files import write_or_check  # noqa: E402
+
 SPEC_JS = "src/trashcards/web/static/js/spec.js"
 PROTOCOL_TS = "types/protocol.d.ts"
 
@@ -138,20 +142,8 @@ OUTPUTS: dict[str, Callable[[], str]] = {SPEC_JS: spec_js, PROTOCOL_TS: protocol
 
 
 def main(argv: list[str]) -> int:
-    check = "--check" in argv
-    stale = []
-    for relative, make in OUTPUTS.items():
-        path = ROOT / relative
-        text = make()
-        if path.exists() and path.read_text(encoding="utf-8") == text:
-            continue
-        stale.append(relative)
-        if not check:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-    for relative in stale:
-        print(f"{'stale (run python3 scripts/write_spec.py)' if check else 'wrote'}: {relative}")
-    return 1 if check and stale else 0
+    return write_or_check(ROOT, OUTPUTS.items(), "--check" in argv,
+                          "stale (run python3 scripts/write_spec.py)")
 
 
 if __name__ == "__main__":
