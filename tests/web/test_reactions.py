@@ -6,6 +6,7 @@ others in a notice."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -124,3 +125,33 @@ def test_a_party_sets_reactions_for_its_tables(client: TestClient, reactions: bo
     assert answer.status_code == 201, answer.text
     party = client.get(f"/api/parties/{answer.json()['party_id']}").json()
     assert [table["reactions"] for table in party["tables"]] == [reactions, reactions]
+
+
+class _Conn:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.sent.append(text)
+
+
+class _BehindTable:
+    """A followed table two moves behind its owner, with one connection."""
+
+    def __init__(self) -> None:
+        self.owner, self.owned, self.version = "other", False, 4
+        self.conns = {_Conn()}
+
+
+@pytest.mark.parametrize("version", [2, 6], ids=["late", "ahead"])
+def test_a_reaction_reaches_a_process_whose_table_is_behind_or_ahead(version: int) -> None:
+    """A reaction is of the moment: a process that must read the table again (the notice
+    does not follow on from its moves) still shows it, rather than dropping it."""
+    from trashcards.web.following import follow
+
+    table = _BehindTable()
+    notice = Notice("t", version, version, (), reaction=(1, "clap"))
+    assert follow(table, notice) is False  # type: ignore[arg-type]  # (it reads the table)
+    (conn,) = table.conns
+    assert [json.loads(text) for text in conn.sent] == [
+        {"type": "reaction", "seat": 1, "emote": "clap"}]

@@ -68,6 +68,8 @@ def follow(table: FollowingTable, notice: Notice) -> bool:
         table.owner = notice.owner
     if table.owned:
         return True
+    if notice.reaction is not None:  # of the moment, whatever this table lacks
+        broadcast_reaction(table.conns, *notice.reaction)
     if notice.version < table.version:  # behind this table: the database lost moves?
         return False  # (or only a late notice): read the table
     if notice.version > table.version:
@@ -85,8 +87,6 @@ def follow(table: FollowingTable, notice: Notice) -> bool:
         table.send_table()
     if notice.rematch_asked and table.rematch_id is not None:
         send_rematch(table.conns, table.rematch_id)
-    if notice.reaction is not None:
-        broadcast_reaction(table.conns, *notice.reaction)
     return True
 
 
