@@ -6,6 +6,8 @@ and (on the player's decision) the Hint button on screen too. Checked for the
 player's page and the spectator's, in English and in Dutch (long words), on a table
 played into its second round so boards of different sizes are on show. Every board's
 name is shown whole (computers at different levels differ only at the end of theirs).
+A table of 4 with a friend who came by link, on a laptop and the phone, fits too, with
+the reactions bar that such a table shows (issue 31).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 import scenes
 from browserkit import serve
@@ -20,9 +23,14 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-#: (screen, players) as issue 8 asks.
+#: A table of 4 where seat 1 is a friend who came by link: its page shows the reactions
+#: bar under the prompt (issue 31), one line more to fit.
+FRIEND = 5
+
+#: (screen, players) as issue 8 asks; and the table with a friend, on a laptop and a phone.
 CASES = [("1366x768", 2), ("1366x768", 3), ("1366x768", 4), ("1280x800", 2),
-         ("1280x800", 3), ("1280x800", 4), ("390x844", 4)]
+         ("1280x800", 3), ("1280x800", 4), ("390x844", 4), ("1366x768", FRIEND),
+         ("390x844", FRIEND)]
 
 #: What must be on the first screen, without scrolling.
 ON_SCREEN = ("#prompt", "#center .pile.stock", "#center .pile.discard", "#center .hand")
@@ -61,12 +69,20 @@ def tables(server: str) -> Iterator[dict[int, tuple[str, dict[int, str]]]]:
     its second round; the other seats are the server's bots."""
     made: dict[int, tuple[str, dict[int, str]]] = {}
     players: list[scenes.Player] = []
-    for count in (2, 3, 4):
+    for count in (2, 3, 4, FRIEND):
         # The computers at different levels: their names differ only at the end.
+        bots = ("greedy", "kid", "sometimes")[:min(count, 4) - 1]
         seats = [{"kind": "me", "name": "Annemarie"}] + [
-            {"kind": "bot", "bot": bot} for bot in ("greedy", "kid", "sometimes")[:count - 1]]
+            {"kind": "bot", "bot": bot} for bot in bots]
+        if count == FRIEND:
+            seats[1] = {"kind": "open"}
         answer = scenes.create(server, seats)
         tokens = {s["seat"]: s["token"] for s in answer["seats"]}
+        if count == FRIEND:
+            joined = httpx.post(f"{server}/api/tables/{answer['table_id']}/join",
+                                json={"seat": 1, "name": "Bo"}, timeout=20)
+            assert joined.status_code == 200, joined.text
+            tokens[1] = joined.json()["token"]
         player = scenes.Player(server, answer["table_id"], tokens, seed=count)
         player.play_until(lambda s: s["round"] >= 2 and scenes.wild_or_swap(0)(s))
         players.append(player)
@@ -99,6 +115,7 @@ def test_the_table_fits_the_screen_without_scrolling(
                           is_mobile=phone, has_touch=phone)
     table_id, tokens = tables[count]
     watching = role == "spectator"
+    tokens = {0: tokens[0]}  # the person's page (the friend's seat is another browser's)
     page = scenes.open_page(context, server, table_id, None if watching else tokens,
                             watch=watching)
     page.wait_for_selector("#center .hand .card")
@@ -106,8 +123,14 @@ def test_the_table_fits_the_screen_without_scrolling(
         page.wait_for_function("document.body.dataset.acting === '0'")
     # Issue 12's aids are on show too: the win-chance bar (these tables allow hints, and
     # spectators always see it) and, on the player's decision, the Hint button.
-    page.wait_for_selector("#winbar .winbar-part", timeout=30_000)
-    aids = ["#winbar"] if watching else ["#winbar", "#hint-button"]
+    # Not where two people play (no aids between people): there, the reactions bar.
+    if count == FRIEND:
+        aids = [] if watching else ["#reactions"]
+        if not watching:
+            page.wait_for_selector("#reactions .reaction-button")
+    else:
+        page.wait_for_selector("#winbar .winbar-part", timeout=30_000)
+        aids = ["#winbar"] if watching else ["#winbar", "#hint-button"]
     page.evaluate("document.fonts.ready")
     seen = page.evaluate(MEASURE, list(ON_SCREEN) + aids)
 
@@ -120,7 +143,7 @@ def test_the_table_fits_the_screen_without_scrolling(
     assert len(slots) in (9, 10), len(slots)  # round 2: 10, or 9 after winning round 1
     for slot in slots:
         assert inside(slot, width, height), f"a slot of the home board is off screen: {slot}"
-    assert len(seen["boards"]) == count
+    assert len(seen["boards"]) == min(count, 4)
     assert seen["cutNames"] == [], f"names cut short: {seen['cutNames']}"
     for board in seen["boards"]:
         assert inside(board["board"], width, height), f"a board is off screen: {board}"
