@@ -111,7 +111,7 @@ def test_a_whole_match_is_said_event_by_event_and_nothing_is_redrawn(tmp_path):
     assert [line for line in rest if not allowed.match(line)] == []
     # … and, in plain English that owes nothing to the catalogs, what happened
     lines = Counter(out.splitlines())
-    names = {0: ("You", "draw", "place", "discard", "win"), 1: ("bot:greedy", "draws",
+    names = {0: ("You", "draw", "place", "discard", "win"), 1: ("Computer (good)", "draws",
                                                                "places", "discards", "wins")}
     drawn = Counter()
     for event in events:
@@ -137,7 +137,7 @@ def test_a_whole_match_is_said_event_by_event_and_nothing_is_redrawn(tmp_path):
         kind = "Queens" if event.card.rank == 12 else "Kings"
         assert lines[f"{who} {verb} {short(event.card)}: {kind} are trash."] >= 1
     won = next(e for e in events if isinstance(e, MatchWon))
-    assert ("You win the match!" if won.seat == 0 else "bot:greedy wins the match!") in lines
+    assert ("You win the match!" if won.seat == 0 else "Computer (good) wins the match!") in lines
     assert "Final standings: 1. " in out
     assert f"The record is in {save}." in lines
 
@@ -158,7 +158,7 @@ def test_the_commands_read_the_table_and_a_refused_move_is_one_line(tmp_path):
     assert answer("b") == ["Your board, 5 slots. Nothing face up. Face down, 5 slots: "
                            "A, 2, 3, 4, 5."]
     assert answer("p") == ["Stock: 42 cards. Discard pile: empty. No card in hand."]
-    assert answer("n") == ["bot:greedy, 0 rounds won, board of 5. Nothing face up. "
+    assert answer("n") == ["Computer (good), 0 rounds won, board of 5. Nothing face up. "
                            "Face down, 5 slots: A, 2, 3, 4, 5."]
     assert answer("r") == [turn]
     assert answer("d") == [f"The discard pile is empty — {turn}"]
@@ -183,9 +183,9 @@ def test_one_sentence_a_turn_after_v(tmp_path):
     after = out.split("> v\n", 1)[1]
     assert "You: draw 10♥ from the stock and discard 10♥ (a board of 5 has no slot 10)." \
         in after
-    assert re.search(r"^bot:greedy: draws .+ from the stock", after, re.M)
-    assert not re.search(r"^bot:greedy (draws|places|discards) ", after, re.M)
-    assert "bot:greedy's turn." not in after
+    assert re.search(r"^Computer \(good\): draws .+ from the stock", after, re.M)
+    assert not re.search(r"^Computer \(good\) (draws|places|discards) ", after, re.M)
+    assert "Computer (good)'s turn." not in after
 
 
 def test_the_plain_mode_speaks_the_locale_s_language(tmp_path):
@@ -321,6 +321,39 @@ def test_the_hint_and_the_chances_say_the_same_whatever_the_hidden_cards(tmp_pat
     first = resumed_output(record, tmp_path / "a", script)
     second = resumed_output(twin, tmp_path / "b", script)
     assert re.search(r"^Hint: (Best: |Only one move|Equally good)", first, re.M)
-    assert re.search(r"^Chance of winning the match: Ana: \d+ %, bot:greedy: \d+ %\.$",
+    assert re.search(r"^Chance of winning the match: Ana: \d+ %, Computer \(good\): \d+ %\.$",
                      first, re.M)
     assert first == second
+
+
+# -- a real terminal -------------------------------------------------------------------------
+
+def test_on_a_real_terminal_it_prints_lines_and_never_an_escape_code(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    save = tmp_path / "pty.trash.json"
+    child = pexpect.spawn(
+        sys.executable, ["-m", "trashcards", "play", "--plain", "--seed", "7", "--name", "Ana",
+                         "--level", "good", *KIDS, "--rules", "rounds_to_win=1",
+                         "--bot-delay", "0", "--save", str(save)],
+        env=ENV, cwd=str(tmp_path), dimensions=(24, 80), timeout=60)
+    raw = b""
+    keys = iter(cycle_script(900, ("b", "p", *CYCLE)))
+    try:
+        while True:
+            found = child.expect([b"\n> ", b"Final standings: [^\n]*\n", pexpect.EOF])
+            raw += child.before + (child.after if isinstance(child.after, bytes) else b"")
+            if found != 0:
+                break
+            child.sendline(next(keys))
+        child.expect(pexpect.EOF)
+        raw += child.before
+    finally:
+        child.close()
+    assert child.exitstatus == 0, raw[-2000:]
+    text = raw.decode("utf-8")
+    assert "\x1b" not in text  # no colour, no cursor movement, no bracketed paste
+    assert re.findall(r"\r(?!\n)", text) == []  # every line ends in a line feed
+    assert "Your board, 5 slots." in text
+    assert "Stock: " in text
+    assert re.search(r"^(You|Computer \(good\)) wins? the match!\r$", text, re.M)
+    assert load(save).replay().phase is Phase.MATCH_OVER

@@ -34,7 +34,7 @@ from ..game import Batch, Decision, Game, MatchOver, Outcome, SaveError, default
 from ..keys import action_named, refusal_reason
 from ..seats import Seat
 from .catalog import Catalog
-from .speech import Speaker
+from .speech import Speaker, percent
 
 __all__ = ["COMMANDS", "PlainGame", "Verbosity"]
 
@@ -261,15 +261,16 @@ class PlainGame:
         if chances is None:
             self.say(t("plain.no_chances"))
             return
-        players = [t("winbar.player", name=self.game.names[seat],
-                     percent=round(chance * 100)) for seat, chance in enumerate(chances)]
+        final = view.phase is Phase.MATCH_OVER
+        players = [t("winbar.player", name=self._speaker.names[seat],
+                     percent=percent(chance, final)) for seat, chance in enumerate(chances)]
         self.say(t("plain.chances", players=", ".join(players)))
 
     def _pass_to(self, seat: int) -> None:
         """Hot-seat: the keyboard changes hands. Nothing is hidden (every line was said
         to all, and a view holds nothing one player may know and another not), and
         from now on "you" is the player at the keyboard."""
-        self.say(self.catalog("plain.pass", name=self.game.names[seat]))
+        self.say(self.catalog("plain.pass", name=self._speaker.names[seat]))
         if COMMANDS.get(self._read().strip().lower()) == "quit":
             raise _Quit
         self.game.viewer = seat
@@ -306,7 +307,8 @@ class PlainGame:
         for seat in ranked:
             player = view.players[seat]
             place = t("result.place", place=places[seat])
-            line = t("result.score_line", name=player.name, count=player.rounds_won)
+            line = t("result.score_line", name=self._speaker.names[seat],
+                     count=player.rounds_won)
             rows.append(f"{place} {line}")
         self.say(f"{t('result.standings')}: {'; '.join(rows)}.")
         if self.save_to is not None and self.game.save_problem is None:

@@ -14,12 +14,15 @@ discarded) and :class:`~trashcards.views.View` values, in which a face-down card
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Final
 
 from ...actions import Action, Verb
 from ...ai.hints import Hint
+from ...ai.levels import LEVELS
 from ...ai.reasons import Reason
 from ...cards import Card
 from ...discards import discard_reason
@@ -50,10 +53,37 @@ from ..keys import Refusal
 from ..scene import Scene
 from .catalog import Catalog
 
-__all__ = ["Speaker", "Why", "card_name", "card_short", "slot_keys", "slot_label"]
+__all__ = ["Speaker", "Why", "card_name", "card_short", "display_name", "percent", "slot_keys",
+           "slot_label"]
 
 _SUIT_SYMBOL: Final = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 _RANK_LETTER: Final = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
+
+
+_BOT_NAME: Final = re.compile(r"bot:([a-z]+)(?::(\d+))?")
+
+
+def display_name(name: str, t: Catalog) -> str:
+    """A seat's name for people (``displayName``): a person's as typed, a bot's seat
+    (``bot:greedy``, ``bot:greedy:2``) by its level: ``Computer (good)``, ``Computer
+    (good) 2``."""
+    found = _BOT_NAME.fullmatch(name)
+    if found is None:
+        return name
+    kind = found.group(1)
+    level = next((level.name for level in LEVELS if level.bot == kind), kind)
+    key = f"level.{level}"
+    word = t(key)
+    word = kind if word == key else word
+    copy = int(found.group(2) or 1)
+    return t("bot.display_n", level=word, n=copy) if copy > 1 else t("bot.display", level=word)
+
+
+def percent(chance: float, final: bool = False) -> int:
+    """A chance as a whole percentage, never 0 or 100 while the match is undecided (the
+    browser's win bar)."""
+    value = int(Decimal(repr(chance * 100)).quantize(Decimal(1), ROUND_HALF_UP))
+    return value if final else min(99, max(1, value))
 
 
 def slot_label(slot: int) -> str:
@@ -125,11 +155,13 @@ _IN_A_TURN: Final = (Drew, Called, Placed, TurnedUp, Swapped, Discarded, Penalty
 
 
 class Speaker:
-    """Sentences for the table of ``names``, spoken to ``you`` (a seat, or ``None``)."""
+    """Sentences for the table of seats named ``names`` (as in the record), spoken to
+    the seat for which ``you`` is true (if any)."""
 
     def __init__(self, t: Catalog, names: Sequence[str], you: Callable[[int], bool]) -> None:
         self.t = t
-        self.names = tuple(names)
+        #: Every seat's name for people (:func:`display_name`).
+        self.names = tuple(display_name(name, t) for name in names)
         self.you = you
 
     def short(self, card: Card) -> str:
@@ -351,7 +383,7 @@ class Speaker:
                      else t("read.no_down"))
         if self.you(seat):
             return t("read.board_you", size=player.board_size, up=up_text, down=down_text)
-        return t("read.board", name=player.name, count=player.rounds_won,
+        return t("read.board", name=self.names[seat], count=player.rounds_won,
                  size=player.board_size, up=up_text, down=down_text)
 
     def piles(self, view: View) -> str:
