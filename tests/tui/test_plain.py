@@ -357,3 +357,14 @@ def test_on_a_real_terminal_it_prints_lines_and_never_an_escape_code(tmp_path):
     assert "Stock: " in text
     assert re.search(r"^(You|Computer \(good\)) wins? the match!\r$", text, re.M)
     assert load(save).replay().phase is Phase.MATCH_OVER
+
+
+def test_the_profile_s_lines_come_whole_never_wrapped(tmp_path):
+    profile = tmp_path / ("a-folder-with-a-long-name-" * 3) / "profile.json"
+    result = plain("--seed", "7", "--name", "Ana", "--level", "good", "--preset", "kids",
+                   "--rules", "rounds_to_win=1", "--profile", str(profile),
+                   script=cycle_script(400, CYCLE), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert profile.exists()
+    assert re.search(rf"^Your kids rating: .* — profile {re.escape(str(profile))}$",
+                     result.stdout, re.M)

@@ -254,7 +254,7 @@ def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
     if profile is not None and outcome is Outcome.FINISHED:
         for line in remember(profile, match.state, [seat.name for seat in seats],
                              [seat.human for seat in seats]):
-            console.print(line, markup=False)
+            console.print(line, markup=False, soft_wrap=mode == "plain")
     if outcome is Outcome.INTERRUPTED:
         raise SystemExit(130)
 
