@@ -288,11 +288,8 @@ class PlainGame:
             command = COMMANDS.get(word)
             if word == "":
                 break
-            if command in ("board", "piles", "next", "chances", "verbosity", "help", "quit"):
-                assert command is not None
+            if command is not None:  # every command works; none is a move now
                 self._command(command, view, ask)
-            elif command == "repeat":
-                self.say(ask)
             else:
                 self.say(t("prompt.with_reason", turn=ask,
                            why=t("plain.unknown", text=word)))
