@@ -11,11 +11,13 @@ and two deals that differ only in hidden cards say exactly the same.
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import re
 import subprocess
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -29,7 +31,7 @@ from trashcards.rules import Rules
 from trashcards.session import Match
 from trashcards.state import Phase, new_match
 from trashcards.tui.game import Game
-from trashcards.tui.plain import Catalog, Speaker
+from trashcards.tui.plain import Catalog, PlainGame, Speaker
 from trashcards.tui.scene import Scene
 from trashcards.tui.seats import seats_from_names
 from trashcards.views import view
@@ -368,3 +370,43 @@ def test_the_profile_s_lines_come_whole_never_wrapped(tmp_path):
     assert profile.exists()
     assert re.search(rf"^Your kids rating: .* — profile {re.escape(str(profile))}$",
                      result.stdout, re.M)
+
+
+class _Heard(io.StringIO):
+    """Standard output that lets a waiting bot go once it has said that it plays."""
+
+    def __init__(self, heard: threading.Event) -> None:
+        super().__init__()
+        self.heard = heard
+
+    def write(self, text: str) -> int:
+        if "is playing" in text:
+            self.heard.set()
+        return super().write(text)
+
+
+class _SlowBot:
+    """Greedy, once the player has heard that it is playing (no clock involved)."""
+
+    def __init__(self, heard: threading.Event) -> None:
+        self.heard = heard
+        self.bot = make_bot("greedy", random.Random(0))
+
+    def choose(self, seen):
+        assert self.heard.wait(30), "the player never heard that the bot was playing"
+        return self.bot.choose(seen)
+
+
+def test_a_bot_that_thinks_long_is_said_to_be_playing():
+    heard = threading.Event()
+    record = position_and_twin(2)[0]
+    match = Match.from_record(Record(record.rules, ("bot:greedy", "Ana"), record.moves),
+                              random.Random(0))
+    out = _Heard(heard)
+    game = PlainGame(match=match, seats=seats_from_names(match.record.players),
+                     bots={0: _SlowBot(heard)}, stdin=io.StringIO("s\n"), stdout=out,
+                     thinking_notice=0.0)
+    game.run()
+    said = out.getvalue().splitlines()
+    playing = said.index("Computer (good) is playing…")
+    assert said[playing + 1].startswith("Computer (good) ")  # then its move

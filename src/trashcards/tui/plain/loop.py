@@ -18,6 +18,7 @@ the input saves only where ``--save`` asked), and views only.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Final, TextIO
 
+from ...actions import Action
 from ...errors import IllegalActionError
 from ...session import Chooser, Match
 from ...state import Phase
@@ -36,7 +38,11 @@ from ..seats import Seat
 from .catalog import Catalog
 from .speech import Speaker, percent
 
-__all__ = ["COMMANDS", "PlainGame", "Verbosity"]
+__all__ = ["COMMANDS", "THINKING_NOTICE", "PlainGame", "Verbosity"]
+
+
+#: Seconds a bot may think in silence (see :meth:`PlainGame._think`).
+THINKING_NOTICE: Final = 1.0
 
 
 class Verbosity(Enum):
@@ -95,6 +101,8 @@ class PlainGame:
     hints: bool = False
     echo: bool = False
     verbosity: Verbosity = Verbosity.FULL
+    #: Seconds a bot may think before the player hears that it is playing.
+    thinking_notice: float = THINKING_NOTICE
     advisor: Advisor = field(default_factory=Advisor)
     game: Game = field(init=False)
     #: Why the record could not be saved on leaving (``None``: it was, or needed not be).
@@ -161,10 +169,34 @@ class PlainGame:
             return Outcome.INTERRUPTED
 
     def _bot_turn(self, seat: int) -> None:
-        choice = self.game.bot_choice(seat)
+        choice = self._think(seat)
         if self.bot_delay:
             self.sleep(self.bot_delay)
         self._tell(self.game.play(seat, choice))
+
+    def _think(self, seat: int) -> Action:
+        """The bot's choice, worked out in a thread of its own; when it takes longer
+        than :attr:`thinking_notice` seconds (a strong bot, the AI warming up), the
+        player hears that it is playing rather than silence."""
+        chosen: list[Action] = []
+        failed: list[BaseException] = []
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                chosen.append(self.game.bot_choice(seat))
+            except BaseException as exc:  # handed to the caller
+                failed.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name=f"plain-bot-{seat}", daemon=True).start()
+        if not done.wait(self.thinking_notice):
+            self.say(self.catalog("prompt.playing", name=self._speaker.names[seat]))
+            done.wait()
+        if failed:
+            raise failed[0]
+        return chosen[0]
 
     def _decision(self, seat: int) -> None:
         game = self.game
