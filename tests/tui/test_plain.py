@@ -410,3 +410,30 @@ def test_a_bot_that_thinks_long_is_said_to_be_playing():
     said = out.getvalue().splitlines()
     playing = said.index("Computer (good) is playing…")
     assert said[playing + 1].startswith("Computer (good) ")  # then its move
+
+
+def test_ctrl_c_and_ctrl_d_on_a_real_terminal_end_cleanly(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    args = ["-m", "trashcards", "play", "--plain", "--seed", "7", "--name", "Ana", *KIDS,
+            "--bot-delay", "0"]
+    child = pexpect.spawn(sys.executable, args, env=ENV, cwd=str(tmp_path), timeout=60)
+    child.expect(b"\n> ")
+    child.sendcontrol("c")  # saved, as the other modes do, and exit status 130
+    child.expect(pexpect.EOF)
+    child.close()
+    said = child.before.decode("utf-8")
+    assert child.exitstatus == 130, said
+    saved = sorted(tmp_path.glob("trash-*.trash.json"))
+    assert len(saved) == 1
+    assert f"Saved to {saved[0]}. Continue with: trashcards play --plain --resume" in said
+    assert "Traceback" not in said
+
+    child = pexpect.spawn(sys.executable, args, env=ENV, cwd=str(tmp_path), timeout=60)
+    child.expect(b"\n> ")
+    child.sendeof()  # the end of the input: not saved without --save
+    child.expect(pexpect.EOF)
+    child.close()
+    said = child.before.decode("utf-8")
+    assert child.exitstatus == 0, said
+    assert "The input ended; the match was not saved" in said
+    assert "\x1b" not in said
