@@ -8,7 +8,8 @@ one per kind in ``--bots``. A bot's seat is named ``bot:KIND`` in the record, so
 ``simulate --records``, is watched). ``--hints`` shows the hint at every decision of a
 person and every player's match-win chance (:mod:`trashcards.tui.advice`). On a terminal
 the game is full screen (:mod:`trashcards.tui.app`); ``--lines`` and piped input give the
-line mode, ``--keys`` the line mode read by single key presses (for screen readers).
+line mode, ``--keys`` the line mode read by single key presses, and ``--plain`` the plain
+mode for screen readers (:mod:`trashcards.tui.plain`: sentences, line by line).
 """
 
 from __future__ import annotations
@@ -184,6 +185,11 @@ def _mode(requested: str | None) -> str:
               help="The line mode, one key press per answer (for screen readers).")
 @click.option("--lines", "mode", flag_value="lines",
               help="The line mode, one line per answer (the default for piped input).")
+@click.option("--plain", "mode", flag_value="plain",
+              help="For screen readers: every event said in a sentence, line by line, "
+                   "never redrawn; commands read your board (b), the piles (p), the next "
+                   "opponent (n), the hint (h); v: every step or one sentence a turn. "
+                   "In your locale's language (LANGUAGE or LANG: en, es, nl, it, vi).")
 def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
          hotseat: str | None, rules: Rules, seed: int | None, save: Path | None,
          force: bool, resume: Path | None, bot_delay: float | None,
@@ -237,6 +243,10 @@ def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
         game = Game(match, seats, choosers, save)
         outcome = _play_full_screen(game, console, opening, delay, hints)
         match = game.match
+    elif mode == "plain":
+        for line in opening:
+            print(line, flush=True)
+        outcome = _play_plain(match, seats, choosers, save, delay, hints)
     else:
         for line in opening:
             console.print(line, markup=False)
@@ -244,7 +254,7 @@ def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
     if profile is not None and outcome is Outcome.FINISHED:
         for line in remember(profile, match.state, [seat.name for seat in seats],
                              [seat.human for seat in seats]):
-            console.print(line, markup=False)
+            console.print(line, markup=False, soft_wrap=mode == "plain")
     if outcome is Outcome.INTERRUPTED:
         raise SystemExit(130)
 
@@ -260,6 +270,20 @@ def _play_lines(match: Match, seats: tuple[Seat, ...], choosers: dict[int, Choos
         save_to=save, default_save=default_save_path, bot_delay=delay,
         hotseat=sum(seat.human for seat in seats) >= 2, hints=hints, chances=hints,
     )
+    outcome = game.run()
+    if game.save_error is not None:
+        raise SystemExit(1)
+    return outcome
+
+
+def _play_plain(match: Match, seats: tuple[Seat, ...], choosers: dict[int, Chooser],
+                save: Path | None, delay: float, hints: bool) -> Outcome:
+    from ..tui.plain import Catalog, PlainGame, language_from_environment
+
+    game = PlainGame(match=match, seats=seats, bots=choosers, stdin=sys.stdin,
+                     stdout=sys.stdout, catalog=Catalog(language_from_environment(os.environ)),
+                     save_to=save, default_save=default_save_path, bot_delay=delay,
+                     hints=hints, echo=not sys.stdin.isatty())
     outcome = game.run()
     if game.save_error is not None:
         raise SystemExit(1)

@@ -5,8 +5,9 @@ Layers, each testable alone: :mod:`.scene` (the public table, moved on event by 
 :mod:`.keys` (a key → an action among ``view.legal``, or the reason it is refused),
 :mod:`.render` (view → rich renderables), :mod:`.seats` (people and bots, and their names
 in a record), :mod:`.game` (one match: what is due, moves, saving, the log), then the two
-front ends: :mod:`.loop` with :mod:`.terminal` (the line mode, for pipes and screen
-readers) and :mod:`.app` (the full-screen Textual game, imported only when it runs).
+front ends: :mod:`.loop` with :mod:`.terminal` (the line mode, for pipes and scripts),
+:mod:`.app` (the full-screen Textual game, imported only when it runs), and :mod:`.plain`
+(the plain mode for screen readers: the browser's sentences, line by line).
 """
 
 from __future__ import annotations

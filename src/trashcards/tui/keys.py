@@ -12,18 +12,20 @@ A key that is not text (an arrow, a function key) is never echoed back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..actions import CALL, DISCARD, STOCK, SWAP, TRASH, Action, Verb, wild
+from ..cards import Card
 from ..rules import TRASH as TRASH_ROLE
 from ..rules import WILD as WILD_ROLE
 from ..state import Phase
 from ..views import View
 from .narrate import card_label
 
-__all__ = ["KEY_HELP", "Command", "InputError", "action_key", "parse_key", "refusal"]
+__all__ = ["KEY_HELP", "REFUSALS", "Command", "InputError", "Refusal", "action_key",
+           "action_named", "parse_key", "refusal", "refusal_reason"]
 
 
 class Command(StrEnum):
@@ -80,6 +82,13 @@ def _slot(text: str) -> int | None:
     return None
 
 
+def action_named(word: str) -> Action | None:
+    """The action a key or a record word names (``s``, ``stock``, ``7``, ``0``, ``10``),
+    legal now or not; ``None`` if it names none."""
+    slot = _slot(word)
+    return wild(slot) if slot is not None else _VERB_KEYS.get(word) or _WORDS.get(word)
+
+
 def parse_key(text: str, view: View) -> Action | Command:
     """The action (or command) that ``text`` chooses among ``view.legal``."""
     legal = view.legal
@@ -95,8 +104,7 @@ def parse_key(text: str, view: View) -> Action | Command:
     word = words[0]
     if word in _COMMANDS:
         return _COMMANDS[word]
-    slot = _slot(word)
-    action = wild(slot) if slot is not None else _VERB_KEYS.get(word) or _WORDS.get(word)
+    action = action_named(word)
     if action is None:
         raise InputError(f"{word!r} is not a key here: {_choices(legal)} (? for help)")
     if action not in legal:
@@ -104,57 +112,97 @@ def parse_key(text: str, view: View) -> Action | Command:
     return action
 
 
-def _fits(card_text: str, view: View, seat: int) -> str:
-    """Why the card ``card_text`` stands for cannot go on ``seat``'s board."""
+class Refusal(NamedTuple):
+    """Why an action is not legal now: a code of :data:`REFUSALS` and its parameters
+    (a card is a :class:`~trashcards.cards.Card`, each front end writes it)."""
+
+    code: str
+    params: Mapping[str, Card | int]
+
+
+#: Every refusal's English text (``{name}`` marks a parameter). The terminal's plain
+#: mode says the same from the catalogs' ``refused.<code>`` in the player's language
+#: (tests/tui/test_plain_speech.py checks that English is this text).
+REFUSALS: Final[dict[str, str]] = {
+    "nobody": "nobody is to act now",
+    "no_call": 'calling "Trash!" is not in these rules (see the call-trash preset)',
+    "called": 'you already called "Trash!" this turn',
+    "discard_empty": "the discard pile is empty",
+    "discard_trash": "the top discard {card} is a trash card",
+    "discard_wild": "the top discard {card} is a wild, but your board has no face-down "
+                    "slot",
+    "discard_no_slot": "the top discard {card} does not fit your board: it has no slot "
+                       "{slot}",
+    "discard_taken": "the top discard {card} does not fit your board: slot {slot} already "
+                     "holds {held}",
+    "discard_unfit": "the top discard {card} does not fit your board",
+    "draw_first": "draw a card first",
+    "holding": "you already hold {card}: play it first",
+    "must_play": "{card} came from the discard pile, so it must be played",
+    "wild_no_swap": "{card} is a wild: put it on a face-down slot",
+    "no_such_slot": "your board has no slot {slot} (it has {size})",
+    "face_up": "slot {slot} is already face up",
+    "not_wild": "{card} is not a wild: it can only swap out the wild on its own slot",
+    "no_swap": "{card} cannot swap now",
+}
+
+
+def _unfit_discard(view: View, seat: int) -> Refusal:
+    """Why the top discard cannot go on ``seat``'s board."""
     top = view.top_discard
     assert top is not None
-    roles = view.rules.roles()
-    role = roles[top]
+    role = view.rules.roles()[top]
     slots = view.players[seat].slots
     if role == TRASH_ROLE:
-        return f"the top discard {card_text} is a trash card"
+        return Refusal("discard_trash", {"card": top})
     if role == WILD_ROLE:
-        return f"the top discard {card_text} is a wild, but your board has no face-down slot"
+        return Refusal("discard_wild", {"card": top})
     if role > len(slots):
-        return (f"the top discard {card_text} does not fit your board: it has no slot "
-                f"{role}")
+        return Refusal("discard_no_slot", {"card": top, "slot": role})
     held = slots[role - 1]
-    held_text = card_label(held) if held is not None else "a card"
-    return (f"the top discard {card_text} does not fit your board: slot {role} already "
-            f"holds {held_text}")
+    if held is None:  # pragma: no cover - a discard that fits a face-down slot is legal
+        return Refusal("discard_unfit", {"card": top})
+    return Refusal("discard_taken", {"card": top, "slot": role, "held": held})
 
 
-def refusal(action: Action, view: View) -> str:
-    """Why ``action`` is not one of ``view.legal`` now, in words for the player to act."""
+def refusal_reason(action: Action, view: View) -> Refusal:
+    """Why ``action`` is not one of ``view.legal`` now, for the player to act."""
     seat = view.to_act
     if seat is None:
-        return "nobody is to act now"
+        return Refusal("nobody", {})
     verb, phase = action.verb, view.phase
-    hand = card_label(view.in_hand) if view.in_hand is not None else ""
+    hand: dict[str, Card | int] = {} if view.in_hand is None else {"card": view.in_hand}
     if verb is Verb.CALL:
-        if not view.rules.call_trash:
-            return 'calling "Trash!" is not in these rules (see the call-trash preset)'
-        return 'you already called "Trash!" this turn'
+        return Refusal("called" if view.rules.call_trash else "no_call", {})
     if phase is Phase.DRAW:
         if verb is Verb.DISCARD:
             if view.top_discard is None:
-                return "the discard pile is empty"
-            return _fits(card_label(view.top_discard), view, seat)
-        return "draw a card first"
+                return Refusal("discard_empty", {})
+            return _unfit_discard(view, seat)
+        return Refusal("draw_first", {})
     if verb in (Verb.STOCK, Verb.DISCARD):
-        return f"you already hold {hand}: play it first"
+        return Refusal("holding", hand)
     if verb is Verb.TRASH:
-        return f"{hand} came from the discard pile, so it must be played"
+        return Refusal("must_play", hand)
     if phase is Phase.WILD:
         if verb is Verb.SWAP:
-            return f"{hand} is a wild: put it on a face-down slot"
+            return Refusal("wild_no_swap", hand)
         size = len(view.players[seat].slots)
         if action.slot > size:
-            return f"your board has no slot {action.slot} (it has {size})"
-        return f"slot {action.slot} is already face up"
+            return Refusal("no_such_slot", {"slot": action.slot, "size": size})
+        return Refusal("face_up", {"slot": action.slot})
     if verb is Verb.WILD:
-        return f"{hand} is not a wild: it can only swap out the wild on its own slot"
-    return f"{hand} cannot swap now"  # pragma: no cover - swap is legal in the swap phase
+        return Refusal("not_wild", hand)
+    return Refusal("no_swap", hand)  # pragma: no cover - swap is legal in the swap phase
+
+
+def refusal(action: Action, view: View) -> str:
+    """Why ``action`` is not one of ``view.legal`` now, in English words for the player
+    to act."""
+    why = refusal_reason(action, view)
+    return REFUSALS[why.code].format_map(
+        {name: card_label(value) if isinstance(value, Card) else value
+         for name, value in why.params.items()})
 
 
 def _choices(legal: Sequence[Action]) -> str:
