@@ -42,10 +42,12 @@ class Option:
 
     field: str
     flag: str
-    type: click.ParamType
+    #: a click type (its range is the check), or ``str`` with ``check``
+    type: Any
     metavar: str
     help: str
     scale: float = 1.0
+    check: Callable[[str], str] | None = None
 
     @property
     def param(self) -> str:
@@ -62,26 +64,18 @@ def _positive() -> click.FloatRange:
     return click.FloatRange(min=0, min_open=True)
 
 
-class _Host(click.ParamType):
-    name = "host"
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> str:
-        text = str(value).strip().lower()
-        if not _HOST.fullmatch(text):
-            self.fail(f"{value!r} is not a host name (example.org)", param, ctx)
-        return text
+def _host(value: str) -> str:
+    text = value.strip().lower()
+    if not _HOST.fullmatch(text):
+        raise click.BadParameter(f"{value!r} is not a host name (example.org)")
+    return text
 
 
-class _Text(click.ParamType):
-    name = "text"
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> str:
-        text = str(value).strip()
-        if not 1 <= len(text) <= 64 or not text.isprintable():
-            self.fail("1 to 64 printable characters", param, ctx)
-        return text
+def _text(value: str) -> str:
+    text = value.strip()
+    if not 1 <= len(text) <= 64 or not text.isprintable():
+        raise click.BadParameter("1 to 64 printable characters")
+    return text
 
 
 #: The players' settings ``serve`` takes, in the order of its help.
@@ -99,11 +93,11 @@ OPTIONS: Final = (
            "Minutes a locked password stays locked (a passkey still signs in).", 60.0),
     Option("challenge_ttl", "--passkey-timeout", _positive(), "SECONDS",
            "Seconds a passkey sign-up or sign-in may take."),
-    Option("rp_name", "--passkey-name", _Text(), "TEXT",
-           "The name of this site that passkeys show."),
-    Option("rp_id", "--passkey-domain", _Host(), "HOST",
+    Option("rp_name", "--passkey-name", str, "TEXT",
+           "The name of this site that passkeys show.", check=_text),
+    Option("rp_id", "--passkey-domain", str, "HOST",
            "The passkeys' relying party, a domain name (example.org) that every page is "
-           "served under [default: the host each page was served from]."),
+           "served under [default: the host each page was served from].", check=_host),
     Option("rate_interval", "--rate-interval", _positive(), "SECONDS",
            "Seconds between two looks for finished rated games (a new rating's delay)."),
     Option("active_days", "--active-days", _positive(), "DAYS",
@@ -135,13 +129,24 @@ OPTIONS: Final = (
 )
 
 
+def _checked(check: Callable[[str], str] | None) -> Any:
+    """A click callback that runs ``check`` on a value given."""
+    if check is None:
+        return None
+
+    def callback(_ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
+        return None if value is None else check(str(value))
+    return callback
+
+
 def player_options(function: F) -> F:
     """``function`` (a click command) with every :data:`OPTIONS` option."""
     for option in reversed(OPTIONS):
         default = option.default()
         function = click.option(option.flag, option.param, type=option.type,
                                 default=default, show_default=default is not None,
-                                metavar=option.metavar, help=option.help)(function)
+                                metavar=option.metavar, help=option.help,
+                                callback=_checked(option.check))(function)
     return function
 
 
