@@ -73,6 +73,9 @@ def test_a_band_with_fewer_players_than_the_minimum_is_not_shown(tmp_path: Path)
         assert (peers["chances"], peers["misses"]) == (750, 15)  # 2 %
         assert page["habits"][0]["rate"] == 0.12  # 24 of 200: more often, beyond both ranges
         assert peers["verdict"] == "more"
+        # and the level nearest 1712: good (Elo 1670), measured offline
+        assert page["level"]["name"] == "good"
+        assert page["habits"][0]["level"]["verdict"] in ("more", "less", "same")
 
 
 def test_provisional_and_other_bands_games_do_not_count(tmp_path: Path) -> None:
@@ -92,4 +95,5 @@ def test_a_player_without_a_rating_is_compared_with_no_one(tmp_path: Path) -> No
         sign_up(client, "Bo")
         page = client.get("/api/players/Bo").json()
         assert page["peers"] is None
+        assert page["level"] is None
         assert page["habits"] == []

@@ -109,11 +109,11 @@ class Boards:
         rows = await sql.fetch("SELECT family, rating, rd, volatility, games, last FROM "
                                "ratings WHERE account_id = %s", (account_id,))
         ratings = {row[0]: rating_json(rating_of(row[1:6], now), row[4]) for row in rows}
-        peers, habits = await self.peers.compare(account_id, rows, now,
-                                                 await habits_of(sql, account_id))
+        peers, level, habits = await self.peers.compare(account_id, rows, now,
+                                                        await habits_of(sql, account_id))
         return JSONResponse({"name": shown, "ratings": ratings, "games": games[:HISTORY],
                              "summary": summarize(games), "habits": habits,
-                             "peers": peers},
+                             "peers": peers, "level": level},
                             headers={"Cache-Control": "no-cache"})
 
 

@@ -11,6 +11,10 @@ family they played most rated games in, leaving their own games out; a band with
 than ``peer_min_players`` other players or ``peer_min_games`` games is not shown (only
 that it has too few): aggregates of a handful of players would show one person's
 habits.
+
+Beside the band, the player is compared with the level whose Elo is nearest their
+rating: its bot's habits measured offline (:mod:`trashcards.players.levelhabits`), so
+that a server with no band to show still compares with something measured.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..players.habits import BandGame, Habit, PeerBand, band_of, by_band, peer_band
+from ..players.levelhabits import level_habits, nearest_level, versus_level
 from ..players.ratings import FAMILIES, PROVISIONAL_RD
 from .coaching import HABIT_GAMES
 from .playerdb import Sql
@@ -74,19 +79,28 @@ class Peers:
 
     async def compare(self, account_id: str, ratings: Sequence[Sequence[Any]], now: float,
                       habits: Sequence[Habit]) -> tuple[dict[str, Any] | None,
+                                                         dict[str, Any] | None,
                                                          list[dict[str, Any]]]:
-        """The band ``account_id`` is compared with (``None``: no rating yet) and its
-        habits' JSON, each with ``peers``: the band's figures and the verdict, or
-        ``None``. ``ratings``: the account's rows (family, rating, rd, volatility,
-        games, last)."""
+        """The band ``account_id`` is compared with and the level nearest its rating
+        (both ``None``: no rating yet), and its habits' JSON, each with ``peers`` (the
+        band's figures and the verdict, or ``None``) and ``level`` (the level's bot's).
+        ``ratings``: the account's rows (family, rating, rd, volatility, games, last)."""
         if not ratings:
-            return None, [dict(h.to_json(), peers=None) for h in habits]
+            return None, None, [dict(h.to_json(), peers=None, level=None) for h in habits]
         order = {family: i for i, family in enumerate(FAMILIES)}
         row = max(ratings, key=lambda r: (int(r[4]), -order.get(str(r[0]), len(order))))
         family = str(row[0])
-        band = band_of(rating_of(row[1:6], now).rating, self.options.peer_band)
+        rating = rating_of(row[1:6], now).rating
+        band = band_of(rating, self.options.peer_band)
         games = (await self.bands()).get((family, band), [])
         peers: PeerBand = peer_band(games, family, band, self.options.peer_band, account_id,
                                     self.options.peer_min_players,
                                     self.options.peer_min_games)
-        return peers.to_json(), [dict(h.to_json(), peers=peers.verdict(h)) for h in habits]
+        level = nearest_level(rating)
+        table = level_habits()
+        measured = table["levels"][level]
+        shown_level = {"name": level, "elo": measured["elo"], "matches": measured["matches"],
+                       "rules": table["rules"], "players": table["players"]}
+        return peers.to_json(), shown_level, [
+            dict(h.to_json(), peers=peers.verdict(h), level=versus_level(h, level))
+            for h in habits]

@@ -4,6 +4,7 @@
 // each, how often rated players of the player's rating band missed it, with its range:
 // "more" or "less" often only when the two ranges do not overlap, else "about the same".
 // A band with too few other players is not shown (the server sends no figure of it).
+// And beside it, the level's bot nearest the player's rating, its habits measured offline.
 
 import { t } from "./i18n.js";
 import { el } from "./dom.js";
@@ -30,6 +31,15 @@ import { el } from "./dom.js";
  * @property {number} low
  * @property {number} high
  * @property {PeerHabit|null} [peers]
+ * @property {PeerHabit|null} [level] the level's bot's figures and the verdict
+ */
+
+/**
+ * The level nearest the player's rating, whose bot's habits were measured offline.
+ * @typedef {object} LevelShown
+ * @property {string} name
+ * @property {number} elo
+ * @property {number} matches
  */
 
 /**
@@ -68,6 +78,26 @@ export function peerText(habit, band) {
     count: peers.chances });
 }
 
+/** The level's bot's line of one habit, or "" when no level is compared with.
+ *  @param {Habit} habit @param {LevelShown|null} level @returns {string} */
+export function levelText(habit, level) {
+  if (!level) return "";
+  const name = t(`level.${level.name}`);
+  const measured = habit.level;
+  if (!measured) return t("habits.level.none", { level: name });
+  return t(`habits.level.${measured.verdict}`, {
+    level: name, elo: Math.round(level.elo), rate: pct(measured.rate), low: pct(measured.low),
+    high: pct(measured.high), count: measured.chances });
+}
+
+/** The line that says which level's bot the habits are compared with, or "".
+ *  @param {LevelShown|null} level @returns {string} */
+export function levelIntro(level) {
+  if (!level) return "";
+  return t("habits.level.intro", { level: t(`level.${level.name}`),
+    elo: Math.round(level.elo), count: level.matches });
+}
+
 /** The line that says whom the habits are compared with, or why with no one.
  *  @param {PeerBand|null} band @returns {string} */
 export function bandText(band) {
@@ -80,22 +110,26 @@ export function bandText(band) {
 }
 
 /** Fill `list` with one line per habit ([{kind, chances, misses, rate, low, high,
- *  peers}]) and `note` with the band compared with.
+ *  peers, level}]) and `note` with the band and the level compared with.
  *  @param {HTMLElement} list @param {Habit[]|null} habits
- *  @param {HTMLElement|null} [note] @param {PeerBand|null} [band] */
-export function renderHabits(list, habits, note = null, band = null) {
+ *  @param {HTMLElement|null} [note] @param {PeerBand|null} [band]
+ *  @param {LevelShown|null} [level] */
+export function renderHabits(list, habits, note = null, band = null, level = null) {
   if (!habits || !habits.length) {
     list.replaceChildren(el("li", "", t("habits.none")));
     if (note) note.textContent = "";
     return;
   }
-  if (note) note.textContent = bandText(band);
+  if (note) note.textContent = [bandText(band), levelIntro(level)].filter(Boolean).join(" ");
   list.replaceChildren(...habits.map((habit) => {
     const item = el("li", "", habitText(habit));
-    const compared = peerText(habit, band);
-    if (compared) {
-      const line = el("span", "habit-peers", compared);
-      if (habit.peers) line.dataset.verdict = habit.peers.verdict;
+    /** @type {[string, PeerHabit|null|undefined, string][]} */
+    const lines = [[peerText(habit, band), habit.peers, "habit-peers"],
+      [levelText(habit, level), habit.level, "habit-level"]];
+    for (const [text, figures, className] of lines) {
+      if (!text) continue;
+      const line = el("span", className, text);
+      if (figures) line.dataset.verdict = figures.verdict;
       item.append(el("br"), line);
     }
     item.dataset.kind = habit.kind;

@@ -38,6 +38,7 @@ import { byId } from "./dom.js";
  * @property {import("./habits.js").Habit[]} habits
  * @property {import("./habits.js").PeerBand|null} [peers] the rated players its habits
  *   are compared with (null: the player has no rating)
+ * @property {import("./habits.js").LevelShown|null} [level] the level nearest its rating
  */
 
 const API = paths.tables.replace(/\/api\/tables$/, "");
@@ -72,7 +73,7 @@ function render() {
   renderResults(byId("results"), sums);
   renderGames(byId("games-list"), asProfileGames(shown.games));
   renderHabits(byId("habits-list"), shown.habits || null, byId("habits-peers"),
-    shown.peers ?? null);
+    shown.peers ?? null, shown.level ?? null);
 }
 
 /** Load the page's language and the player, and draw it. */
