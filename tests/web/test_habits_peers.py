@@ -56,8 +56,9 @@ def _others(client: TestClient, players: range, games: int = 6) -> None:
                   {"discard": [25, 0 if number % 2 else 1]})
 
 
-def test_a_band_with_fewer_players_than_the_minimum_is_not_shown(tmp_path: Path) -> None:
-    with players_server(tmp_path / "db.sqlite3", OPTIONS) as client:
+def test_a_band_with_fewer_players_than_the_minimum_is_not_shown(
+        database: str | Path) -> None:
+    with players_server(database, OPTIONS) as client:
         _ana(client)
         _others(client, range(4))  # 24 games of 4 players: enough games, too few players
         page = client.get("/api/players/Ana").json()
