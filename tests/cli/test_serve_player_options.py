@@ -44,7 +44,11 @@ GIVEN: dict[str, tuple[str, Any, str]] = {
     "--peer-min-games": ("50", 50, "0"),
     "--peer-refresh": ("0", 0.0, "-1"),
     "--max-profile": ("500000", 500000, "100"),
+    # a file in the folder serve runs in (the tests run there)
+    "--block-list": ("blocked.txt", ("grumpy", "bad apple"), "missing.txt"),
 }
+#: The block list the tests give: a comment, a blank line, a phrase, a repeat.
+BLOCKED = "# our list\ngrumpy\n\n  bad   apple  # a phrase\ngrumpy\n"
 FLAGS = [option.flag for option in OPTIONS]
 
 
@@ -68,14 +72,16 @@ def test_the_help_names_each_option_with_its_metavar_help_and_todays_default(
     assert f"{flag} {option.metavar}" in help_text
     assert " ".join(option.help.split()) in help_text
     default = getattr(PlayerSettings(), option.field)
-    if default is not None:  # today's default, in the option's unit
+    if default not in (None, ()):  # today's default, in the option's unit
         after = help_text.split(f"{flag} {option.metavar}", 1)[1]
         shown = default / option.scale if option.scale != 1.0 else default
         assert f"[default: {shown}" in after.split(" --", 1)[0], after[:300]
 
 
 @pytest.mark.parametrize("flag", FLAGS)
-def test_a_bad_value_is_refused_in_one_line(flag: str, tmp_path: Path) -> None:
+def test_a_bad_value_is_refused_in_one_line(flag: str, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "db.sqlite3"),
                                        flag, GIVEN[flag][2]])
     assert result.exit_code == 2
@@ -110,6 +116,8 @@ def _served(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, args: list[str]) ->
 
     monkeypatch.setattr(uvicorn.Server, "run", run)
     monkeypatch.setenv(guard.ENVIRONMENT, "")  # serve sets it: put back afterwards
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "blocked.txt").write_text(BLOCKED, encoding="utf-8")
     result = CliRunner().invoke(main, ["serve", "--port", "0", "--db",
                                        str(tmp_path / "db.sqlite3"), *args])
     assert result.exit_code == 0, result.output
@@ -150,10 +158,13 @@ def test_the_workers_of_serve_get_the_same_player_settings(
     monkeypatch.setattr(Multiprocess, "run", lambda self: None)
     for name in (guard.ENVIRONMENT, workers.ENVIRONMENT, workers.PLAYERS_ENVIRONMENT):
         monkeypatch.setenv(name, "")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "blocked.txt").write_text(BLOCKED, encoding="utf-8")
     result = CliRunner().invoke(main, ["serve", "--port", "0", "--workers", "2", "--db",
                                        "postgresql://nobody@localhost/none",
                                        "--lockout", "2", "--passkey-domain", "example.org",
-                                       "--peer-min-players", "8"])
+                                       "--peer-min-players", "8", "--block-list",
+                                       "blocked.txt"])
     assert result.exit_code == 0, result.output
     # what a worker process builds from the environment serve left it
     monkeypatch.setenv(workers.ENVIRONMENT, workers.settings_text(
@@ -161,5 +172,34 @@ def test_the_workers_of_serve_get_the_same_player_settings(
     options = workers.app().state.players.options
     assert (options.lockout, options.rp_id, options.peer_min_players) == (
         120.0, "example.org", 8)
-    assert dataclasses.replace(options, lockout=900.0, rp_id=None, peer_min_players=5) \
-        == PlayerSettings()
+    assert options.blocked_names == ("grumpy", "bad apple")
+    assert dataclasses.replace(options, lockout=900.0, rp_id=None, peer_min_players=5,
+                               blocked_names=()) == PlayerSettings()
+
+
+def test_a_block_list_file_refuses_its_words_in_names(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from starlette.testclient import TestClient
+
+    app = _served(monkeypatch, tmp_path, ["--block-list", "blocked.txt"])
+    with TestClient(app, base_url="http://testserver") as client:
+        token = client.get("/api/account").json()["csrf"]
+
+        def sign_up(name: str) -> Any:
+            return client.post("/api/account/signup", headers={"X-Trash-CSRF": token},
+                               json={"name": name, "password": "correct horse battery"})
+
+        assert sign_up("Grumpy Cat").json()["error"] == "bad_name"
+        assert sign_up("a Bad Apple").json()["error"] == "bad_name"
+        assert sign_up("Grumpycat").status_code == 201  # a word, not a part of one
+
+
+def test_a_block_list_that_is_no_text_is_refused_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "list.bin").write_bytes(b"\xff\xfe\x00bad")
+    result = CliRunner().invoke(main, ["serve", "--block-list", "list.bin"])
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1
+    assert errors[0].startswith("Error: Invalid value for '--block-list': cannot read list.bin")

@@ -11,6 +11,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import click
@@ -47,7 +48,7 @@ class Option:
     metavar: str
     help: str
     scale: float = 1.0
-    check: Callable[[str], str] | None = None
+    check: Callable[[str], Any] | None = None
 
     @property
     def param(self) -> str:
@@ -55,8 +56,8 @@ class Option:
 
     def default(self) -> Any:
         value = _DEFAULT.get(self.field)
-        if value is None or self.scale == 1.0:
-            return value
+        if value is None or value == () or self.scale == 1.0:
+            return value or None
         return value / self.scale
 
 
@@ -76,6 +77,22 @@ def _text(value: str) -> str:
     if not 1 <= len(text) <= 64 or not text.isprintable():
         raise click.BadParameter("1 to 64 printable characters")
     return text
+
+
+def _block_list(path: str) -> tuple[str, ...]:
+    """The words or phrases of a block-list file: one a line, ``#`` starts a comment."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc}") from None
+    words = tuple(dict.fromkeys(
+        " ".join(line.split("#", 1)[0].split()) for line in text.splitlines()))
+    found = tuple(word for word in words if word)
+    too_long = [word for word in found if len(word) > 64]
+    if too_long:
+        raise click.BadParameter(f"{path}: a blocked word is at most 64 characters "
+                                 f"({too_long[0][:20]!r}…)")
+    return found
 
 
 #: The players' settings ``serve`` takes, in the order of its help.
@@ -126,6 +143,9 @@ OPTIONS: Final = (
            "Habits: seconds the bands are kept before they are read again."),
     Option("max_profile", "--max-profile", click.IntRange(1024), "BYTES",
            "The largest profile an account keeps."),
+    Option("blocked_names", "--block-list", click.Path(exists=True, dir_okay=False), "FILE",
+           "More words or phrases no player's name may hold as a word, one a line ('#' "
+           "starts a comment), besides the built-in list.", check=_block_list),
 )
 
 
@@ -155,5 +175,8 @@ def player_values(given: dict[str, Any]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for option in OPTIONS:
         value = given[option.param]
+        if value is None:  # not given, and no default to show: the dataclass's
+            values[option.field] = _DEFAULT[option.field]
+            continue
         values[option.field] = value * option.scale if option.scale != 1.0 else value
     return values

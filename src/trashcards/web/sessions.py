@@ -84,6 +84,9 @@ class PlayerSettings:
     active_days: float = 30.0
     #: the largest profile kept for an account, in bytes
     max_profile: int = 1_000_000
+    #: words or phrases a name may not hold as a word, besides the built-in block list
+    #: (:mod:`trashcards.players.naming`)
+    blocked_names: tuple[str, ...] = ()
 
 
 class PlayerError(Exception):

@@ -36,4 +36,5 @@ def app() -> Starlette:
     values["allowed_origins"] = tuple(values.get("allowed_origins", ()))
     values["trusted_proxies"] = tuple(values.get("trusted_proxies", ()))
     players: dict[str, Any] = json.loads(os.environ.get(PLAYERS_ENVIRONMENT, "{}"))
+    players["blocked_names"] = tuple(players.get("blocked_names", ()))
     return create_app(Settings(**values), PlayerSettings(**players))
