@@ -161,7 +161,7 @@ def test_another_players_data_is_unreachable_by_guessing_ids(client: TestClient)
     # the public page shows no id, no profile, no unfinished game
     page = client.get("/api/players/Ana").json()
     assert anas_id not in str(page)
-    assert set(page) == {"name", "ratings", "games", "summary", "habits"}
+    assert set(page) == {"name", "ratings", "games", "summary", "habits", "peers", "level"}
     # requests to play are reached by their secret ticket only
     for guess in (anas_id, "1", "t0", secrets.token_urlsafe(24)):
         assert post(client, f"/api/pair/{guess}").status_code == 404

@@ -93,7 +93,7 @@ def test_a_rated_game_against_a_level_moves_the_rating_and_is_on_the_page(
         assert game["after"]["rating"] == pytest.approx(kids["rating"], abs=0.1)
         assert page["summary"]["by_level"] == {
             "beginner": {"won": int(game["won"]), "drawn": 0, "lost": int(not game["won"])}}
-        assert set(page) == {"name", "ratings", "games", "summary", "habits"}
+        assert set(page) == {"name", "ratings", "games", "summary", "habits", "peers", "level"}
 
 
 @pytest.mark.numba_compile

@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from .playeroptions import player_options, player_values
+
 __all__ = ["serve"]
 
 
@@ -124,6 +126,7 @@ _DEFAULT = _settings_defaults()
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               help="Also let pages of ORIGIN (https://example.org) use the server; "
                    "repeatable; '*' allows any. The server's own pages always may.")
+@player_options
 @click.option("--test-seed", type=int, default=None, hidden=True,
               help="Tests only: seed every shuffle and bot, table ids t0, t1, … (anyone "
                    "knowing the seed knows every stock; one process only).")
@@ -136,19 +139,22 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
           ai_workers: int, hint_rate: float, review_rate: float, review_deadline: float,
           max_sockets: int, max_tables: int, abandoned_ttl: float,
           trusted_proxies: tuple[str, ...], allow_origins: tuple[str, ...],
-          test_seed: int | None) -> None:
+          test_seed: int | None, **players: Any) -> None:
     """Serve the browser game (online tables, bots, hot-seat) and print the URL to open.
 
-    Every limit has a sensible default; docs/protocol.md ("Limits") explains each.
+    Every limit has a sensible default; docs/protocol.md ("Limits") explains each, and
+    docs/players.md ("Serving players") the players' options (accounts, ratings, Play
+    now, habits, leaderboards).
     """
     import uvicorn
 
     from ..web import Settings, create_app, default_db_path, guard
     from ..web.limits import proxy_networks
+    from ..web.sessions import PlayerSettings
     from ..web.settings import seeded_sources
     from ..web.storage import is_postgres
     from ..web.store import StoreError
-    from ..web.workers import ENVIRONMENT, settings_text
+    from ..web.workers import ENVIRONMENT, PLAYERS_ENVIRONMENT, settings_text
     logging.basicConfig(level=logging.WARNING, format="trashcards serve: %(message)s")
     logging.getLogger("trashcards.web.warmup.lines").setLevel(logging.INFO)  # "warming up …"
     db_path: Path | str = default_db_path() if db is None else db
@@ -183,6 +189,8 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
         raise click.ClickException("--test-seed runs one process only (not with --workers)")
     seeded = {} if test_seed is None else seeded_sources(test_seed)
     settings = Settings(**values, **seeded)
+    player_fields = player_values(players)
+    player_settings = PlayerSettings(**player_fields)
     if check:
         sys.exit(asyncio.run(_check(settings)))
     try:  # fail early, with a clear message, if the database cannot be used
@@ -214,7 +222,7 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
     os.environ[guard.ENVIRONMENT] = guard.limits_text(
         guard.HttpLimits(request_timeout, max_http_connections))
     if workers == 1:
-        config = uvicorn.Config(create_app(settings), **options)
+        config = uvicorn.Config(create_app(settings, player_settings), **options)
         uvicorn.Server(config).run(sockets=[sock])
         return
     from uvicorn.supervisors import Multiprocess
@@ -222,6 +230,7 @@ def serve(host: str, port: int, db: str | None, workers: int, check: bool, bot_d
     # Each worker is a new Python process: it builds the same settings from the
     # environment (the app is named, not passed); the supervisor restarts dead workers.
     os.environ[ENVIRONMENT] = settings_text(values)
+    os.environ[PLAYERS_ENVIRONMENT] = settings_text(player_fields)
     config = uvicorn.Config("trashcards.web.workers:app", factory=True, workers=workers,
                             **options)
     Multiprocess(config, sockets=[sock]).run()

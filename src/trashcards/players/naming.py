@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import unicodedata
+from collections.abc import Collection
 from typing import Final
 
 from ..bots import BOT_PREFIX
@@ -57,9 +58,11 @@ def _skeleton(name: str) -> str:
     return "".join(char for char in name_key(name).translate(_SWAPS) if char.isalpha())
 
 
-def check_player_name(text: str) -> str:
+def check_player_name(text: str, blocked: Collection[str] = ()) -> str:
     """``text`` as a player's name, trimmed; raises
-    :class:`~trashcards.names.NameRefusedError` saying why it cannot be one."""
+    :class:`~trashcards.names.NameRefusedError` saying why it cannot be one.
+    ``blocked``: more words or phrases a server refuses (``serve --block-list``), matched
+    as whole words like :data:`BLOCKED_WORDS`."""
     name = check_name(text)
     if name.lower().startswith(BOT_PREFIX):
         raise NameRefusedError(f"names starting with {BOT_PREFIX!r} are the computer's")
@@ -70,6 +73,7 @@ def check_player_name(text: str) -> str:
     words = ["".join(c for c in w if c.isalpha()) for w in key.translate(_SWAPS).split()]
     pairs = {f"{a} {b}" for a, b in itertools.pairwise(words)}
     if any(_skeleton(word) in skeleton for word in BLOCKED_ANYWHERE) or any(
-            name_key(word) in words or name_key(word) in pairs for word in BLOCKED_WORDS):
+            name_key(word) in words or name_key(word) in pairs
+            for word in itertools.chain(BLOCKED_WORDS, blocked)):
         raise NameRefusedError("this name is not allowed here: choose another")
     return name

@@ -135,12 +135,11 @@ class Accounts:
 
     # -- names ---------------------------------------------------------------------------
 
-    @staticmethod
-    def _name(text: object) -> str:
+    def _name(self, text: object) -> str:
         if not isinstance(text, str):
             raise PlayerError(400, "bad_name", "the name must be text")
         try:
-            return check_player_name(text)
+            return check_player_name(text, self.options.blocked_names)
         except NameRefusedError as exc:
             raise PlayerError(400, "bad_name", str(exc)) from None
 

@@ -21,6 +21,7 @@ from starlette.routing import Route
 from ..players.ratings import FAMILIES, PROVISIONAL_RD, Rating, interval, is_provisional
 from .accounts import Accounts
 from .coaching import habits_of
+from .peers import Peers
 from .playerdb import Sql
 from .rater import rating_of
 from .sessions import PlayerError, PlayerSettings, guarded
@@ -44,11 +45,12 @@ class Boards:
     """The leaderboards' and players' pages' data."""
 
     def __init__(self, sql: Callable[[], Sql], accounts: Accounts, options: PlayerSettings,
-                 wall_clock: Callable[[], float]) -> None:
+                 wall_clock: Callable[[], float], clock: Callable[[], float]) -> None:
         self._sql = sql
         self.accounts = accounts
         self.options = options
         self.now = wall_clock
+        self.peers = Peers(sql, options, clock)
 
     def routes(self) -> list[Route]:
         return [Route("/api/leaderboard/{family}", guarded(self.leaderboard)),
@@ -104,12 +106,14 @@ class Boards:
                           "after": json.loads(row[11]) if row[11] else None})
         # read after the games: a game's rating is written with it, so every rated game
         # read has its rating here (the other order could read a game before its rating)
-        ratings = {row[0]: rating_json(rating_of(row[1:6], now), row[4]) for row in
-                   await sql.fetch("SELECT family, rating, rd, volatility, games, last FROM "
-                                   "ratings WHERE account_id = %s", (account_id,))}
-        habits = await habits_of(sql, account_id)
+        rows = await sql.fetch("SELECT family, rating, rd, volatility, games, last FROM "
+                               "ratings WHERE account_id = %s", (account_id,))
+        ratings = {row[0]: rating_json(rating_of(row[1:6], now), row[4]) for row in rows}
+        peers, level, habits = await self.peers.compare(account_id, rows, now,
+                                                        await habits_of(sql, account_id))
         return JSONResponse({"name": shown, "ratings": ratings, "games": games[:HISTORY],
-                             "summary": summarize(games), "habits": habits},
+                             "summary": summarize(games), "habits": habits,
+                             "peers": peers, "level": level},
                             headers={"Cache-Control": "no-cache"})
 
 

@@ -16,10 +16,10 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from ..errors import TrashError
-from ..players.habits import add_up, count
+from ..players.habits import Habit, add_up, count
 from ..record import Record
 from ..rules import Rules
 from .advice import BusyError, Work
@@ -45,12 +45,12 @@ def _judge(record: Record, seat: int, samples: int) -> dict[str, list[int]]:
     return count(review(record, samples).decisions, seat)
 
 
-async def habits_of(sql: Sql, account_id: str) -> list[dict[str, Any]]:
+async def habits_of(sql: Sql, account_id: str) -> list[Habit]:
     """An account's habits over its last judged games."""
     rows = await sql.fetch("SELECT judged FROM player_games WHERE account_id = %s AND judged "
                            "LIKE '{%%' ORDER BY finished DESC LIMIT %s",
                            (account_id, HABIT_GAMES))
-    return [habit.to_json() for habit in add_up(json.loads(row[0]) for row in rows)]
+    return add_up(json.loads(row[0]) for row in rows)
 
 
 class Coaching:

@@ -152,7 +152,8 @@ class Pairing:
             return account, account.name, rating_of(rows[0] if rows else None,
                                                     self.now()).rating
         try:
-            name = check_player_name(str(data.get("name") or "Player"))
+            name = check_player_name(str(data.get("name") or "Player"),
+                                     self.options.blocked_names)
         except NameRefusedError as exc:
             raise PlayerError(400, "bad_name", str(exc)) from None
         rating = data.get("rating", NEWCOMER.rating)

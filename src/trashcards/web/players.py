@@ -49,7 +49,8 @@ class Players:
                            self.options.rate_interval)
         self.pairing = Pairing(self._sql, lambda: self.hub, self.accounts, self.options,
                                settings.wall_clock, settings.clock, proxies)
-        self.boards = Boards(self._sql, self.accounts, self.options, settings.wall_clock)
+        self.boards = Boards(self._sql, self.accounts, self.options, settings.wall_clock,
+                             settings.clock)
         self.coaching = Coaching(self._sql, lambda: self.hub, settings.wall_clock,
                                  self.options.habit_interval, self.options.habit_samples)
         self._tasks: list[asyncio.Task[None]] = []

@@ -73,10 +73,20 @@ class PlayerSettings:
     #: per decision of those reviews
     habit_interval: float = 10.0
     habit_samples: int = 60
+    #: habits compared with rated players': the width of a rating band, the other
+    #: players and reviewed games a band needs to be shown at all, and the seconds
+    #: between two readings of the bands from the database
+    peer_band: float = 100.0
+    peer_min_players: int = 5
+    peer_min_games: int = 20
+    peer_refresh: float = 60.0
     #: leaderboards: days since the last rated game within which a player is active
     active_days: float = 30.0
     #: the largest profile kept for an account, in bytes
     max_profile: int = 1_000_000
+    #: words or phrases a name may not hold as a word, besides the built-in block list
+    #: (:mod:`trashcards.players.naming`)
+    blocked_names: tuple[str, ...] = ()
 
 
 class PlayerError(Exception):

@@ -1,7 +1,9 @@
 """The app of one worker of ``trashcards serve --workers N``: each worker is a new
 process (started by uvicorn's supervisor), which builds the server's settings from the
 environment variable :data:`ENVIRONMENT` that ``serve`` sets (JSON of the
-:class:`~trashcards.web.settings.Settings` fields given on the command line)."""
+:class:`~trashcards.web.settings.Settings` fields given on the command line), and the
+players' settings from :data:`PLAYERS_ENVIRONMENT` (the
+:class:`~trashcards.web.sessions.PlayerSettings` fields)."""
 
 from __future__ import annotations
 
@@ -13,12 +15,14 @@ from typing import Any, Final
 from starlette.applications import Starlette
 
 from .app import create_app
+from .sessions import PlayerSettings
 from .settings import Settings
 
-__all__ = ["ENVIRONMENT", "app", "settings_text"]
+__all__ = ["ENVIRONMENT", "PLAYERS_ENVIRONMENT", "app", "settings_text"]
 
-#: The environment variable holding the settings of the workers.
+#: The environment variables holding the settings of the workers, and their players'.
 ENVIRONMENT: Final = "TRASHCARDS_SERVE_SETTINGS"
+PLAYERS_ENVIRONMENT: Final = "TRASHCARDS_SERVE_PLAYERS"
 
 
 def settings_text(values: dict[str, Any]) -> str:
@@ -31,4 +35,6 @@ def app() -> Starlette:
     values: dict[str, Any] = json.loads(os.environ[ENVIRONMENT])
     values["allowed_origins"] = tuple(values.get("allowed_origins", ()))
     values["trusted_proxies"] = tuple(values.get("trusted_proxies", ()))
-    return create_app(Settings(**values))
+    players: dict[str, Any] = json.loads(os.environ.get(PLAYERS_ENVIRONMENT, "{}"))
+    players["blocked_names"] = tuple(players.get("blocked_names", ()))
+    return create_app(Settings(**values), PlayerSettings(**players))

@@ -36,6 +36,9 @@ import { byId } from "./dom.js";
  * @property {PlayerGame[]} games
  * @property {import("./profile.js").Summary} summary
  * @property {import("./habits.js").Habit[]} habits
+ * @property {import("./habits.js").PeerBand|null} [peers] the rated players its habits
+ *   are compared with (null: the player has no rating)
+ * @property {import("./habits.js").LevelShown|null} [level] the level nearest its rating
  */
 
 const API = paths.tables.replace(/\/api\/tables$/, "");
@@ -69,7 +72,8 @@ function render() {
   renderChart(byId("rating-chart"), history);
   renderResults(byId("results"), sums);
   renderGames(byId("games-list"), asProfileGames(shown.games));
-  renderHabits(byId("habits-list"), shown.habits || null);
+  renderHabits(byId("habits-list"), shown.habits || null, byId("habits-peers"),
+    shown.peers ?? null, shown.level ?? null);
 }
 
 /** Load the page's language and the player, and draw it. */
