@@ -1,6 +1,6 @@
 """``trashcards play --learn``: the guided first game in the terminal
 (:mod:`trashcards.tui.learn`), and the line ``trashcards play`` adds to its opening until
-the guided game was done or skipped (docs/learn.md)."""
+the guided game was done or skipped (docs/rules.md, "Learn by playing")."""
 
 from __future__ import annotations
 

@@ -183,7 +183,7 @@ def _mode(requested: str | None) -> str:
 @click.option("--no-profile", is_flag=True, help="Do not record this match in a profile.")
 @click.option("--learn", is_flag=True,
               help="Play the guided first game: a short scripted deal against the computer "
-                   "that tells you what to do at each step (docs/learn.md).")
+                   "that tells you what to do at each step (docs/rules.md, Learn by playing).")
 @click.option("--lang", type=click.Choice(LANGUAGES), metavar="LANG",
               help="The language of --learn's sentences: " + ", ".join(LANGUAGES)
                    + " (default: the locale's, else en).")

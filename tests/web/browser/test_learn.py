@@ -1,8 +1,9 @@
-"""The guided first game in a real browser (issue 31, item 1; docs/learn.md): offered on
-a first visit, played to its end in each of the five languages on a table "On this
-device" with the keyboard, each step's sentence the language's catalog's (on the panel
-and in the polite live region), a wrong move answered gently and not played, skippable,
-and not offered again once done or declined (axe's check of it is in test_access.py)."""
+"""The guided first game in a real browser (issue 31, item 1; docs/rules.md, "Learn by
+playing"): offered on a first visit, played to its end in each of the five languages on
+a table "On this device" with the keyboard, each step's sentence the language's
+catalog's (on the panel and in the polite live region), a wrong move answered gently
+and not played, skippable, and not offered again once done or declined (axe's check of
+it is in test_access.py)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 // @ts-check
-// The guided first game (docs/learn.md): the script of trashcards.tutorial (generated
-// into ./tutorial.js: its rules, the chance moves of its stacked deal, its steps) played
-// on a table "On this device", so the rules are the browser engine's own and the
-// opponent is a computer player whose every decision has one legal move.
+// The guided first game (docs/rules.md, "Learn by playing"): the script of
+// trashcards.tutorial (generated into ./tutorial.js: its rules, the chance moves of its
+// stacked deal, its steps) played on a table "On this device", so the rules are the
+// browser engine's own and the opponent is a computer player whose every decision has
+// one legal move.
 //
 // The lobby offers it on a first visit and always has "Learn to play"; the table page
 // shows one sentence a step, in the page's language, in a panel above the table and in
