@@ -29,12 +29,21 @@ def _catalog(lang: str) -> dict[str, Any]:
     return dict(json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8")))
 
 
-def _page(new_context: Any, lang: str) -> tuple[Any, list[str]]:
+#: The opponent's cards that stay face down until the round is over.
+NEVER_SEEN = ("7c", "8d", "6h", "Kc")
+
+
+def _page(new_context: Any, lang: str, frames: list[dict[str, Any]] | None = None
+          ) -> tuple[Any, list[str]]:
     context = new_context(locale=lang)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.add_init_script("window.trashBotDelay = 0;")
+    if frames is not None:  # every frame the worker hands the page (js/local/transport.js)
+        page.expose_function("keepFrame", lambda text: frames.append(json.loads(text)))
+        page.add_init_script("window.addEventListener('trash-local-frame', (event) => {"
+                             " window.keepFrame(JSON.stringify(event.detail)); });")
     return page, errors
 
 
@@ -83,13 +92,22 @@ def _walk(page: Any, words: dict[str, Any], wrong_moves: bool = True) -> None:
 def test_the_guided_game_is_offered_played_to_its_end_and_not_offered_again(
         new_context: Any, server: str, lang: str) -> None:
     words = _catalog(lang)
-    page, errors = _page(new_context, lang)
+    frames: list[dict[str, Any]] = []
+    page, errors = _page(new_context, lang, frames)
     page.goto(f"{server}/")
     page.wait_for_selector("#learn-offer:not([hidden])")
     assert page.text_content("#learn-offer p") == words["learn.offer"]
     page.click("#learn-offer-start")
     page.wait_for_url("**/t/local-**")
     _walk(page, words)
+    # hidden stays hidden: the page got views only, and until the round was over no
+    # frame named a card of the opponent's that was face down
+    assert frames
+    playing = [f for f in frames if f.get("state", {}).get("phase") not in (None, "match_over")]
+    assert any('"3h"' in json.dumps(f) for f in playing), "the frames name cards so"
+    for frame in playing:
+        text = json.dumps(frame)
+        assert not [card for card in NEVER_SEEN if f'"{card}"' in text], frame
     page.click("#learn-back")
     page.wait_for_selector("#seat-rows li")
     page.wait_for_selector("#learn-start")
