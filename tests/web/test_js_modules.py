@@ -1,7 +1,8 @@
 """The browser's modules that run under Node, with the page faked:
 tests/web/js/table.test.mjs (the table page's state and controller, js/table/),
-tests/web/js/speech.test.mjs (what it says to a screen reader, js/table/speech.js) and
-tests/web/js/spec.test.mjs (the rules engine holds to the generated spec, js/spec.js)."""
+tests/web/js/speech.test.mjs (what it says to a screen reader, js/table/speech.js),
+tests/web/js/spec.test.mjs (the rules engine holds to the generated spec, js/spec.js) and
+tests/web/js/learn.test.mjs (the guided first game's script, js/learn.js)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ TESTS = Path(__file__).resolve().parent / "js"
 pytestmark = pytest.mark.node
 
 
-@pytest.mark.parametrize("name", ["table.test.mjs", "speech.test.mjs", "spec.test.mjs"])
+@pytest.mark.parametrize("name", ["table.test.mjs", "speech.test.mjs", "spec.test.mjs",
+                                  "learn.test.mjs"])
 def test_the_module_tests_pass_under_node(name: str) -> None:
     node = shutil.which("node")
     if node is None:
