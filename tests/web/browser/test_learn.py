@@ -2,8 +2,8 @@
 playing"): offered on a first visit, played to its end in each of the five languages on
 a table "On this device" with the keyboard, each step's sentence the language's
 catalog's (on the panel and in the polite live region), a wrong move answered gently
-and not played, skippable, and not offered again once done or declined (axe's check of
-it is in test_access.py)."""
+and not played, skippable, not offered again once done or declined, and played from a
+static build with no server (axe's check of it is in test_access.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from statichost import static_host
 
 from trashcards import tutorial
+from trashcards.web.offline import build_static
+from trashcards.web.settings import Settings
 
 pytestmark = pytest.mark.browser
 
@@ -167,3 +170,17 @@ def test_a_reload_mid_way_comes_back_at_the_same_step(new_context: Any, server: 
     page.reload()
     _text_is(page, "#learn-text", words["learn.step.chain"])
     assert errors == []
+
+
+@pytest.mark.slow
+def test_the_guided_game_plays_with_no_server(new_context: Any, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    build_static(Settings().static_dir, Settings().templates_dir, site)
+    with static_host(site) as base:
+        page, errors = _page(new_context, "nl")
+        page.goto(f"{base}/")
+        page.wait_for_selector("#learn-offer:not([hidden])")
+        page.click("#learn-offer-start")
+        page.wait_for_url("**/t/local-**")
+        _walk(page, _catalog("nl"), wrong_moves=False)
+        assert errors == []
