@@ -128,8 +128,10 @@ def test_declining_the_offer_or_skipping_the_guided_game_is_remembered(
     page, errors = _page(new_context, "en")
     page.goto(f"{server}/")
     page.wait_for_selector("#learn-offer:not([hidden])")
+    assert page.is_hidden("#learn-start"), "the offer has the same button"
     page.click("#learn-offer-skip")
     assert page.is_hidden("#learn-offer")
+    assert page.is_visible("#learn-start"), "Learn to play stays in the lobby"
     page.reload()
     page.wait_for_selector("#seat-rows li")
     assert page.is_hidden("#learn-offer"), "offered again once declined"
@@ -160,7 +162,7 @@ def test_a_reload_mid_way_comes_back_at_the_same_step(new_context: Any, server: 
     words = _catalog("en")
     page, errors = _page(new_context, "en")
     page.goto(f"{server}/")
-    page.click("#learn-start")
+    page.click("#learn-offer-start")
     page.wait_for_url("**/t/local-**")
     _text_is(page, "#learn-text", words["learn.step.draw"])
     page.keyboard.press("s")

@@ -377,7 +377,7 @@ async function learn() {
   const box = $("learn-error");
   box.hidden = true;
   const typed = inputById("my-name").value.trim();
-  const name = typed && !nameProblem(typed) ? typed : t("learn.you");
+  const name = typed && !nameProblem(typed) ? typed : t("create.default_name", { n: 1 });
   try {
     await startGuidedGame(name);
   } catch (error) {
@@ -388,11 +388,13 @@ async function learn() {
 
 function wireLearning() {
   $("learn-offer").hidden = !offerDue();
+  $("learn-line").hidden = offerDue();  // the offer says the same, with its buttons
   buttonById("learn-start").addEventListener("click", learn);
   buttonById("learn-offer-start").addEventListener("click", learn);
   buttonById("learn-offer-skip").addEventListener("click", () => {
     setLearnState("skipped");
     $("learn-offer").hidden = true;
+    $("learn-line").hidden = false;
     buttonById("learn-start").focus();
   });
 }
