@@ -171,10 +171,10 @@ export class Guide {
       key = step.key;
     }
     if (key !== null && script.at >= count - 1) setLearnState("done");
-    byId("learn-progress").textContent = step === null ? ""
-      : t("learn.progress", { n: script.at + 1, count });
     const text = byId("learn-text");
-    if (key !== null) {
+    if (key !== null) {  // else the last step shown stays, with its number
+      byId("learn-progress").textContent = step === null ? ""
+        : t("learn.progress", { n: script.at + 1, count });
       const words = t(key);
       if (text.textContent !== words) text.textContent = words;
       if (this.said !== words) {
@@ -182,7 +182,6 @@ export class Guide {
         this.announcer.say(words);
       }
     }
-    text.dataset.key = key ?? text.dataset.key ?? "";
     const tryLine = byId("learn-try");
     tryLine.textContent = this.tryShown ? t(this.tryShown) : "";
     tryLine.hidden = !this.tryShown;
