@@ -31,7 +31,7 @@ CORE = frozenset({
     "files",
     "discards", "errors", "estimates", "events", "names", "public", "record", "rules",
     "session", "spec",
-    "state", "statejson", "views",
+    "state", "statejson", "tutorial", "views",
 })
 RANK = dict.fromkeys(CORE, 0) | {
     "bots": 1, "pictures": 1, "simulation": 2, "sim": 3, "ai": 4, "envs": 5, "lab": 5,

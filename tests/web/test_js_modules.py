@@ -1,8 +1,9 @@
 """The browser's modules that run under Node, with the page faked:
 tests/web/js/table.test.mjs (the table page's state and controller, js/table/),
 tests/web/js/speech.test.mjs (what it says to a screen reader, js/table/speech.js),
-tests/web/js/spec.test.mjs (the rules engine holds to the generated spec, js/spec.js) and
-tests/web/js/habits.test.mjs (a player's habits against rated players', five languages)."""
+tests/web/js/spec.test.mjs (the rules engine holds to the generated spec, js/spec.js),
+tests/web/js/habits.test.mjs (a player's habits against rated players', five languages) and
+tests/web/js/learn.test.mjs (the guided first game's script, js/learn.js)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.node
 
 
 @pytest.mark.parametrize("name", ["table.test.mjs", "speech.test.mjs", "spec.test.mjs",
-                                  "habits.test.mjs"])
+                                  "habits.test.mjs", "learn.test.mjs"])
 def test_the_module_tests_pass_under_node(name: str) -> None:
     node = shutil.which("node")
     if node is None:

@@ -5,7 +5,8 @@ keyboard), then one opponent per level in ``--level`` (the ladder of
 :mod:`trashcards.ai.levels`, shown with its measured Elo), or for people who study bots
 one per kind in ``--bots``. A bot's seat is named ``bot:KIND`` in the record, so
 ``--resume`` knows which seats are bots (a record of bots only, such as one of
-``simulate --records``, is watched). ``--hints`` shows the hint at every decision of a
+``simulate --records``, is watched). ``--learn`` plays the guided first game instead
+(:mod:`trashcards.cli.learn`). ``--hints`` shows the hint at every decision of a
 person and every player's match-win chance (:mod:`trashcards.tui.advice`). On a terminal
 the game is full screen (:mod:`trashcards.tui.app`); ``--lines`` and piped input give the
 line mode, ``--keys`` the line mode read by single key presses, and ``--plain`` the plain
@@ -34,6 +35,8 @@ from ..tui.loop import TerminalGame
 from ..tui.seats import Seat, SeatError, level_bots, make_seats, seats_from_names
 from ..tui.terminal import KeyPressReader, LineReader, Reader
 from . import registered  # noqa: F401  (every bot by name)
+from .learn import LANGUAGES, suggestion
+from .learn import learn as run_lesson
 from .options import rules_given, rules_options
 from .profiles import default_profile_path, remember
 from .records import fail
@@ -179,6 +182,12 @@ def _mode(requested: str | None) -> str:
                    "rating (default: profile.json in your data folder; `trashcards "
                    "profile` shows it).")
 @click.option("--no-profile", is_flag=True, help="Do not record this match in a profile.")
+@click.option("--learn", is_flag=True,
+              help="Play the guided first game: a short scripted deal against the computer "
+                   "that tells you what to do at each step (docs/rules.md, Learn by playing).")
+@click.option("--lang", type=click.Choice(LANGUAGES), metavar="LANG",
+              help="The language of --learn's sentences: " + ", ".join(LANGUAGES)
+                   + " (default: the locale's, else en).")
 @click.option("--screen", "mode", flag_value="screen",
               help="The full-screen game (the default on a terminal).")
 @click.option("--keys", "mode", flag_value="keys",
@@ -193,7 +202,8 @@ def _mode(requested: str | None) -> str:
 def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
          hotseat: str | None, rules: Rules, seed: int | None, save: Path | None,
          force: bool, resume: Path | None, bot_delay: float | None,
-         profile: Path | None, no_profile: bool, mode: str | None) -> None:
+         profile: Path | None, no_profile: bool, learn: bool, lang: str | None,
+         mode: str | None) -> None:
     """Play Trash in the terminal: you against bots, or hot-seat.
 
     \b
@@ -206,6 +216,12 @@ def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
     so --resume knows which seats are bots. With two or more people, the
     screen is hidden between their turns.
     """
+    if learn:
+        if levels or bots or hotseat or resume or save or rules_given():
+            raise click.UsageError("--learn plays the guided game alone: drop --level, "
+                                   "--bots, --hotseat, --resume, --save, --preset, --rules")
+        run_lesson(lang, names, Console(highlight=False))
+        return
     mode = _mode(mode)
     if no_profile and profile is not None:
         raise click.UsageError("give either --profile or --no-profile, not both")
@@ -230,7 +246,7 @@ def play(names: str | None, levels: str | None, bots: str | None, hints: bool,
         match = Match(rules, [seat.name for seat in seats], rng)
         opening = [f"Trash — {rules.describe()} — seed {seed}",
                    "Players: " + ", ".join(seat.label for seat in seats)
-                   + "  (? for help, h for a hint, q to quit and save)"]
+                   + "  (? for help, h for a hint, q to quit and save)", *suggestion()]
     choosers: dict[int, Chooser] = {
         index: make_bot(seat.bot, random.Random(f"{seed}/bot/{index}"))
         for index, seat in enumerate(seats) if seat.bot is not None

@@ -2,10 +2,11 @@
 ones too) finds nothing on any page in any state — the lobby, the rules, the table at
 every phase (a draw, a wild in hand, a swap on offer, someone else's turn, the hint open,
 the help, the discard pile, the hot seat's pass screen, a round over, the match over, a
-table waiting for players, one that is gone), the party page, the Review, and the app
-with no server (the lobby, a table on this device) — and a whole round is played with the
-keyboard alone, reading only the accessibility tree and the page's live region: no
-screenshot, no CSS selector.
+table waiting for players, one that is gone), the party page, the Review, the guided
+first game (offered, at a step, after a wrong move, done), and the app with no server
+(the lobby, a table on this device) — and a whole round is played with the keyboard
+alone, reading only the accessibility tree and the page's live region: no screenshot, no
+CSS selector.
 """
 
 from __future__ import annotations
@@ -170,6 +171,44 @@ def test_axe_finds_nothing_with_no_server(new_context: Any, tmp_path: Path) -> N
         page.keyboard.press("h")
         page.wait_for_selector("#hint-panel .hint-best", timeout=60_000)
         clean(page, "a hint on this device")
+
+
+def _text_is(page: Any, selector: str, text: str) -> None:
+    page.wait_for_function("([s, t]) => document.querySelector(s)?.textContent === t",
+                           arg=[selector, text])
+
+
+@pytest.mark.slow
+def test_axe_finds_nothing_on_the_guided_game(new_context: Any, server: str) -> None:
+    words = json.loads((CATALOGS / "en.json").read_text(encoding="utf-8"))
+    page = new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script("window.trashBotDelay = 0;")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#learn-offer:not([hidden])")
+    clean(page, "the lobby offering the guided game")
+    page.click("#learn-offer-start")
+    page.wait_for_url("**/t/local-**")
+    _text_is(page, "#learn-text", words["learn.step.draw"])
+    clean(page, "the guided game's first step")
+    page.keyboard.press("s")
+    _text_is(page, "#learn-text", words["learn.step.place"])
+    clean(page, "a step that tells what happened")
+    for _ in range(3):
+        page.click("#learn-next")
+    _text_is(page, "#learn-text", words["learn.step.discard"])
+    page.keyboard.press("s")
+    _text_is(page, "#learn-try", words["learn.try.discard"])
+    clean(page, "a wrong move answered")
+    page.keyboard.press("d")
+    _text_is(page, "#learn-text", words["learn.step.wild"])
+    page.keyboard.press("2")
+    _text_is(page, "#learn-text", words["learn.step.won"])
+    page.click("#learn-next")
+    _text_is(page, "#learn-text", words["learn.done"])
+    clean(page, "the guided game done")
+    assert errors == []
 
 
 # -- the keyboard alone ------------------------------------------------------------------

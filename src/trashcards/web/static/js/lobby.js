@@ -14,6 +14,7 @@ import * as store from "./store.js";
 import { displayName, nameProblem } from "./names.js";
 import { DEFAULTS, FLAGS, PRESETS, RANGES } from "./spec.js";
 import { buttonById, byId, inputById, linkById, selectById } from "./dom.js";
+import { offerDue, setLearnState, startGuidedGame } from "./learn.js";
 
 const $ = byId;
 /** A form control of a seat row (an input or a select: its value is what is read).
@@ -370,6 +371,34 @@ async function createOnDevice(seats, refuse) {
   }
 }
 
+// -- the guided first game (js/learn.js) -----------------------------------------------
+
+async function learn() {
+  const box = $("learn-error");
+  box.hidden = true;
+  const typed = inputById("my-name").value.trim();
+  const name = typed && !nameProblem(typed) ? typed : t("create.default_name", { n: 1 });
+  try {
+    await startGuidedGame(name);
+  } catch (error) {
+    box.textContent = t("learn.failed", { reason: String(error.message || error) });
+    box.hidden = false;
+  }
+}
+
+function wireLearning() {
+  $("learn-offer").hidden = !offerDue();
+  $("learn-line").hidden = offerDue();  // the offer says the same, with its buttons
+  buttonById("learn-start").addEventListener("click", learn);
+  buttonById("learn-offer-start").addEventListener("click", learn);
+  buttonById("learn-offer-skip").addEventListener("click", () => {
+    setLearnState("skipped");
+    $("learn-offer").hidden = true;
+    $("learn-line").hidden = false;
+    buttonById("learn-start").focus();
+  });
+}
+
 // -- lists ----------------------------------------------------------------------------
 
 function presetName(rules) {
@@ -608,6 +637,7 @@ async function main() {
   inputById("table-hints").addEventListener("change", () => { inputById("table-hints").dataset.chosen = "1"; });
   if (!navigator.onLine) inputById("on-device").checked = true;
   $("link-form").addEventListener("submit", openLink);
+  wireLearning();
 
   applyServer(navigator.onLine && await probeServer());
   window.addEventListener("online", async () => applyServer(await probeServer()));

@@ -20,6 +20,7 @@ import { TableController } from "./table/controller.js";
 import { tableSocket } from "./table/socket.js";
 import { createTableState } from "./table/state.js";
 import { TableView } from "./table/view.js";
+import { Guide } from "./learn.js";
 
 const tableId = decodeURIComponent(routeParts()[1] || "");
 const app = createTableState(tableId, new URLSearchParams(location.search).has("watch"),
@@ -35,6 +36,14 @@ const controller = new TableController(app, view, {
   rejoin: () => connection?.rejoin(),
 });
 view.controller = controller;
+
+/** The guided first game (js/learn.js) on the table the lobby made for it. */
+const guide = tableId && app.entry.guided && app.entry.learnAt !== null
+  ? new Guide(tableId, app, view.announcer) : null;
+if (guide) {
+  controller.guard = (action) => guide.allow(action);
+  view.afterRender = () => guide.render();
+}
 
 /** While the server's AI warms up after a start (`/healthz` says `"ai": "warming_up"`),
  *  a note says that hints and win chances are coarser and the expert computer thinks
@@ -69,6 +78,7 @@ async function main() {
   onLanguageChange(() => {
     translatePage();
     retitle();
+    guide?.retranslate();
     view.renderSound();
     if (app.gone) view.tableGone(connection);
     view.render();

@@ -85,8 +85,11 @@ function seatNames(seats) {
 
 /** Make a table on this device: {table_id, seats: [{seat, token, name}], invite}. Seats
  *  are {kind: "me" | "hotseat" | "bot", name, bot}; `hints`: whether the seats may ask
- *  for hints and see the win chances (the lobby's option, as on a server). */
-export async function createLocalTable(rulesJson, seatSpecs, copyFrom = null, hints = true) {
+ *  for hints and see the win chances (the lobby's option, as on a server); `opening`:
+ *  the record's first chance moves (the guided game's stacked deal, js/learn.js), played
+ *  instead of a shuffle when the table opens. */
+export async function createLocalTable(rulesJson, seatSpecs, copyFrom = null, hints = true,
+  opening = []) {
   const rules = engine.makeRules(rulesJson);
   if (seatSpecs.length < 2 || seatSpecs.length > 4) throw new Error("a table has 2 to 4 seats");
   for (const seat of seatSpecs) {
@@ -96,7 +99,11 @@ export async function createLocalTable(rulesJson, seatSpecs, copyFrom = null, hi
     }
   }
   const names = seatNames(seatSpecs);
-  engine.newMatch(rules, names);  // refuses a table these rules cannot deal
+  let state = engine.newMatch(rules, names);  // refuses a table these rules cannot deal
+  for (const text of opening) {  // refuses an opening that is not chance moves it allows
+    if (engine.chanceDue(state) === null) throw new Error("an opening holds chance moves only");
+    state = engine.apply(state, engine.parseMove(text)).state;
+  }
   const id = LOCAL_PREFIX + randomId(9);
   const seats = seatSpecs.map((spec, seat) => ({
     seat, kind: spec.kind, name: names[seat], bot: spec.kind === "bot" ? spec.bot : undefined,
@@ -107,7 +114,7 @@ export async function createLocalTable(rulesJson, seatSpecs, copyFrom = null, hi
     if (seat.kind === "bot") bots[seat.seat] = saveRandom(new engine.PyRandom(seedFromCrypto("bot")));
   }
   const table = {
-    id, rules: engine.rulesToDict(rules), seats, moves: [], cuts: null, bots,
+    id, rules: engine.rulesToDict(rules), seats, moves: [...opening], cuts: null, bots,
     created: Date.now(), ready: [], rematch: null, status: "playing", info: null,
     hints: hints !== false,
   };

@@ -74,6 +74,9 @@ export class TableController {
     this.view = view;
     this.socket = socket;
     this.draining = false;
+    /** A check before a decision is sent (the guided game's, js/learn.js): false keeps
+     *  it from being sent. @type {((action: string) => boolean)|null} */
+    this.guard = null;
   }
 
   // -- sending ----------------------------------------------------------------------------
@@ -86,6 +89,7 @@ export class TableController {
     if (seat === null || !app.state || !app.state.legal.includes(action)) return;
     const token = tokenFor(app, seat);
     if (token === null || app.version === null) return;
+    if (this.guard && !this.guard(action)) return;
     if (this.socket.send({ type: "act", token, action, version: app.version })) {
       app.sent = true;
       this.view.render();
@@ -266,8 +270,9 @@ export class TableController {
     if (state && (state.to_act === null || app.seats.has(state.to_act))) app.reason = null;
     if (!hotSeat(app) && app.seats.size === 1) app.entry.shown = Math.min(...app.seats);
     store.updateTable(app.tableId, { version, shown: app.entry.shown });
-    // players: the match goes into this device's profile (once, when this page plays a seat)
-    if (state && state.phase === "match_over") noteMatch(app.tableId, app.table, state, app.seats);
+    // players: the match goes into this device's profile (once, when this page plays a
+    // seat; not the guided game, js/learn.js)
+    if (state && state.phase === "match_over" && !app.entry.guided) noteMatch(app.tableId, app.table, state, app.seats);
     this.view.render();
     if (!wasMine && actingSeat(app) !== null) this.view.motion.sound("turn");
   }

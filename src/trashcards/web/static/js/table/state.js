@@ -15,7 +15,9 @@ import { DEFAULTS, FLAGS } from "../spec.js";
 /** @typedef {import("protocol").ChancesMessage} ChancesMessage */
 /** @typedef {import("protocol").ServerMessage} ServerMessage */
 /** @typedef {{seat: number, token: string}} HeldSeat */
-/** @typedef {{seats: HeldSeat[], version: (number|null), shown: (number|null)}} TableEntry */
+/** `guided`: the guided first game's table, `learnAt` its step (js/learn.js; null: skipped).
+ *  @typedef {{seats: HeldSeat[], version: (number|null), shown: (number|null),
+ *             guided?: boolean, learnAt?: (number|null)}} TableEntry */
 /** @typedef {{kind: string, text: string}} Badge */
 /** @typedef {{title: string, text: string}} Gone */
 /** A frame queued to be played in order, with when it arrived.

@@ -68,6 +68,9 @@ export class TableView {
     this.reacting = false;
     /** @type {TableController|null} set once the controller is made */
     this.controller = null;
+    /** Called after every render (the guided game's panel, js/learn.js).
+     *  @type {(() => void)|null} */
+    this.afterRender = null;
     this.motion = pageMotion;
     /** What a reader who does not see the table hears (js/announce.js). */
     this.announcer = new Announcer(byId("announcer"));
@@ -184,6 +187,7 @@ export class TableView {
     this.renderReactions();
     this.markSuggestion();
     motion.keepHidden();
+    this.afterRender?.();
   }
 
   /** The win-chance bar (whatever `chances` the server sent) and the Hint button (where
