@@ -106,7 +106,7 @@ def test_a_whole_match_is_said_event_by_event_and_nothing_is_redrawn(tmp_path):
     # every event of the record, said in order; the rest are the questions and answers
     rest = walk(out, said_events(record))
     allowed = re.compile(
-        r"^(> .*|Trash — .*|Players: .*|Plain mode: .*|Cut for the deal: .*"
+        r"^(> .*|Trash — .*|Players: .*|Plain mode: .*|Cut for the deal: .*|New to Trash\? .*"
         r"|Your turn: .*|You hold .*"
         r"|.* — (Your turn|You hold|Press Enter)\b.*|Press Enter to deal round \d+ \(q leaves\)\."
         r"|Final standings: .*|The record is in .*)$")
