@@ -66,6 +66,22 @@ def test_plural_messages_have_the_forms_of_their_language(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_key_is_written_twice(lang: str) -> None:
+    """A second entry would silently win over the first (two merges each added
+    ``create.hints``, and only the later text was ever shown)."""
+    twice: list[str] = []
+
+    def pairs_of(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in pairs]
+        twice.extend(sorted({key for key in keys if keys.count(key) > 1}))
+        return dict(pairs)
+
+    json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"),
+               object_pairs_hook=pairs_of)
+    assert twice == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_message_is_left_empty(lang: str) -> None:
     for key, message in catalog(lang).items():
         texts = message.values() if isinstance(message, dict) else [message]
