@@ -18,13 +18,10 @@ environments (its recipe, a table of how each float is made, comes from
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
-from numba.core import cgutils, types
-from numba.extending import intrinsic
 
 from ...public import (
     BOARD_SIZE,
@@ -56,6 +53,7 @@ from ...public import (
 )
 from .game import new_match, run
 from .jit import kjit
+from .jit import unowned as _unowned
 from .layout import (
     ACC_SIZE,
     ACTION_CODES,
@@ -355,35 +353,6 @@ def scratch() -> Scratch:
             np.zeros(ROUNDS_HIST, dtype=np.int64), np.zeros((OVERFLOW_SIZE, 2), dtype=np.int64),
             np.zeros(16, dtype=np.int64), np.zeros(1, dtype=np.int32),
             np.zeros(1, dtype=np.int64))
-
-
-_CGUTILS: Any = cgutils  # typed loosely: numba has no annotations
-
-
-@intrinsic
-def _unowned_intrinsic(typingctx: Any, arr: Any) -> Any:
-    """``arr`` without its memory's owner (numba's reference-counted meminfo): the same
-    data, shape and strides, but the array and every view of it are not counted, so
-    passing it to a compiled function or taking a row costs no atomic increment and
-    decrement. Only for arrays the caller keeps alive for the whole call."""
-    if not isinstance(arr, types.Array):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        ary = context.make_array(arr)(context, builder, value=args[0])
-        ary.meminfo = _CGUTILS.get_null_value(ary.meminfo.type)
-        ary.parent = _CGUTILS.get_null_value(ary.parent.type)
-        return ary._getvalue()
-
-    return arr(arr), codegen
-
-
-#: :func:`_unowned_intrinsic` as the kernel calls it. The entry points (:func:`step`,
-#: :func:`reset`, :func:`advance`) take their arrays unowned: the caller holds them for
-#: the whole call. Counted, every array passed to the game (:func:`~.game.run`, once per
-#: table) and every row taken was an atomic increment and decrement of its owner's count
-#: (numba's ``NRT_incref``): a fifth of a step's time in a profile.
-_unowned: Callable[[Array], Array] = cast(Any, _unowned_intrinsic)
 
 
 @kjit(inline=True)
