@@ -104,6 +104,7 @@ class VectorTables:
             raise ValueError(f"agent seats must be 0 to {players - 1}")
         self.round_values = _values(round_values, (players, 1 << players), "round_values")
         self.match_values = _values(match_values, (players, players), "match_values")
+        self._zero_values = (np.zeros_like(self.round_values), np.zeros_like(self.match_values))
         self.st = np.zeros((num_tables, self.table.width), dtype=np.int32)
         self.ky = np.zeros((num_tables, layout.KEYS), dtype=np.uint64)
         self.mask = np.zeros((num_tables, len(ACTIONS)), dtype=np.uint8)
@@ -165,7 +166,7 @@ class VectorTables:
         or converted (the vector environment's autoreset calls it every step)."""
         kernel.reset(self.tab, self.st, self.ky, which, keys, indices, self._before,
                      self.reward)
-        values = self._zero_values
+        values = self._zero_values  # a reset scores nothing
         pending = np.full(which.shape[0], -1, dtype=np.int64)
         self._play(which, pending, values)
 
@@ -193,10 +194,6 @@ class VectorTables:
 
     def _feat(self) -> kernel.Features:
         return (*self._recipe, self.features)
-
-    @property
-    def _zero_values(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        return np.zeros_like(self.round_values), np.zeros_like(self.match_values)
 
     def _play(self, which: npt.NDArray[np.int64], pending: npt.NDArray[np.int64],
               values: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]) -> None:
