@@ -435,8 +435,8 @@ def gather(waiting: Array, st: Array, other_obs: Array, other_mask: Array, table
     when ``feat[3]`` has rows, its float observation ``feat[3][m]`` (the recipe of
     :func:`_write_features`: what :func:`observation_batch` makes of ``public[m]``).
     The arrays have one row per waiting table. One pass instead of numpy's selections
-    and a second pass of the generic recipe: a third of a round trip's time with a
-    numpy MLP opponent (docs/compile.md)."""
+    and a second pass of the generic recipe: about a quarter of a step's time with a
+    numpy MLP opponent (docs/envs.md)."""
     m = 0
     for i in range(waiting.shape[0]):
         if waiting[i] == 0:
