@@ -45,7 +45,7 @@ EXERCISE = textwrap.dedent("""
     rollouts.sample_deals(view(state, None), 2, 0)
     rollouts.evaluate(view(state, state.to_act), ["counter", "greedy"], 4, 0)
     tables = VectorTables(rules, ["greedy", None, "random"], 3,
-                          outside=lambda which, seats, obs, mask: np.argmax(mask, axis=1))
+                          outside=lambda which, seats, obs, mask, floats: np.argmax(mask, axis=1))
     tables.reset(range(3), seeds=[1, 2, 3])
     tables.step(tables.mask.argmax(axis=1))
     env = TrashVectorEnv(4, [lambda obs, mask: np.argmax(mask, axis=1), "greedy"])

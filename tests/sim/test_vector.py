@@ -198,3 +198,40 @@ def test_the_module_example_runs() -> None:
     result = doctest.testmod(vector)
     assert result.attempted >= 4
     assert result.failed == 0
+
+
+@pytest.mark.numba_compile
+def test_seats_played_outside_get_their_views_packed_in_table_order() -> None:
+    """Each round trip, the outside seats' callback gets the waiting tables in order, the
+    seat to act at each, that seat's public encoding and legal actions as the rules
+    engine's view gives them, and the float observation the numpy recipe makes of that
+    encoding; fresh arrays each time (changing the encodings and observations changes
+    nothing)."""
+    from trashcards.envs.observation import observation_batch, observation_recipe
+
+    rules = Rules.preset_named("call-trash")
+    trips = []
+
+    def outside(which, seats, public, masks, floats):
+        assert (which == np.sort(which)).all()
+        assert len(set(which.tolist())) == len(which)
+        for j, i in enumerate(which.tolist()):
+            seen = tables.view(i, int(seats[j]))
+            assert seen.to_act == seats[j]
+            assert (public[j] == encode(seen)).all()
+            assert (masks[j] == legal_mask(seen)).all()
+        assert floats.dtype == np.float32
+        assert (floats == observation_batch(public, rules)).all()
+        acts = np.array([np.flatnonzero(m)[0] for m in masks], dtype=np.int64)
+        trips.append(len(which))
+        public[:] = -1  # the tables never read these again
+        floats[:] = 7.0
+        return acts
+
+    tables = VectorTables(rules, [None, "greedy", None], 12, agent_seats=1,
+                          outside=outside, recipe=observation_recipe(rules))
+    tables.reset(range(12), range(12))
+    for _ in range(40):
+        tables.step(tables.mask.argmax(axis=1), skip_illegal=True)
+    assert sum(trips) > 40
+    assert max(trips) > 1

@@ -298,11 +298,15 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         return obs
 
     def _play_outside(self, which: npt.NDArray[np.int64], seats: npt.NDArray[np.int64],
-                      public: npt.NDArray[np.int32],
-                      masks: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-        """The actions of the opponents played outside the kernel, one batch per policy."""
+                      public: npt.NDArray[np.int32], masks: npt.NDArray[np.uint8],
+                      obs: Obs) -> npt.ArrayLike:
+        """The actions of the opponents played outside the kernel, one batch per policy
+        (the observations come from the kernel, with the tables' recipe)."""
+        if len(self._outside) == 1:  # one outside seat: every waiting table is its
+            ((s, player),) = self._outside.items()
+            if not hasattr(player, "choose"):
+                return player(obs, masks.view(np.int8))
         acts = np.empty(len(which), dtype=np.int64)
-        kinds, sources, params = self._recipe
         for s, player in self._outside.items():
             picked = np.flatnonzero(seats == s)
             if not len(picked):
@@ -312,9 +316,8 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
                     seen = self.tables.view(int(which[j]), s)
                     acts[j] = action_index(player.choose(seen))
                 continue
-            obs = np.empty((len(picked), OBSERVATION_SIZE), dtype=np.float32)
-            kernel.observation_batch(public[picked], kinds, sources, params, obs)
-            acts[picked] = np.asarray(player(obs, masks[picked].view(np.int8))).reshape(-1)
+            acts[picked] = np.asarray(player(obs[picked], masks[picked].view(np.int8))
+                                      ).reshape(-1)
         return acts
 
     def _info(self) -> dict[str, Any]:

@@ -56,10 +56,11 @@ from .tables import Table
 __all__ = ["Outside", "VectorTables"]
 
 #: Decides for the seats played outside the kernel: called with the tables that wait
-#: (indices), the seat to act at each, each seat's public encoding (M, 100) int32 and
-#: legal-action mask (M, 15) uint8; returns one action index per table.
+#: (indices, in table order), the seat to act at each, each seat's public encoding
+#: (M, 100) int32, legal-action mask (M, 15) uint8 and float observation (M, F) float32
+#: (with a ``recipe``; else (M, 0)), all fresh arrays; returns one action index per table.
 Outside = Callable[[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int32],
-                    npt.NDArray[np.uint8]], npt.ArrayLike]
+                    npt.NDArray[np.uint8], npt.NDArray[np.float32]], npt.ArrayLike]
 
 
 class VectorTables:
@@ -103,6 +104,7 @@ class VectorTables:
             raise ValueError(f"agent seats must be 0 to {players - 1}")
         self.round_values = _values(round_values, (players, 1 << players), "round_values")
         self.match_values = _values(match_values, (players, players), "match_values")
+        self._zero_values = (np.zeros_like(self.round_values), np.zeros_like(self.match_values))
         self.st = np.zeros((num_tables, self.table.width), dtype=np.int32)
         self.ky = np.zeros((num_tables, layout.KEYS), dtype=np.uint64)
         self.mask = np.zeros((num_tables, len(ACTIONS)), dtype=np.uint8)
@@ -164,7 +166,7 @@ class VectorTables:
         or converted (the vector environment's autoreset calls it every step)."""
         kernel.reset(self.tab, self.st, self.ky, which, keys, indices, self._before,
                      self.reward)
-        values = self._zero_values
+        values = self._zero_values  # a reset scores nothing
         pending = np.full(which.shape[0], -1, dtype=np.int64)
         self._play(which, pending, values)
 
@@ -193,10 +195,6 @@ class VectorTables:
     def _feat(self) -> kernel.Features:
         return (*self._recipe, self.features)
 
-    @property
-    def _zero_values(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        return np.zeros_like(self.round_values), np.zeros_like(self.match_values)
-
     def _play(self, which: npt.NDArray[np.int64], pending: npt.NDArray[np.int64],
               values: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]) -> None:
         """Tables ``which`` play on (``pending``: each one's first action, -1 none) to
@@ -207,20 +205,26 @@ class VectorTables:
                                  self.obs, self.agent_rounds, self.other_rounds, self.reward,
                                  self.done, self.truncated, self.winner, self._waiting,
                                  self._other_obs, self._other_mask, self._feat(), self._work)
+        ops, params, counts = self._recipe
+        width = self.features.shape[1]
         while waiting > 0:
             assert self.outside is not None
-            which = np.flatnonzero(self._waiting).astype(np.int64)
-            seats = self.st[which, layout.S_TURN].astype(np.int64)
-            masks = self._other_mask[which]
-            acts = np.asarray(self.outside(which, seats, self._other_obs[which], masks))
-            acts = acts.astype(np.int64).reshape(-1)
+            which = np.empty(waiting, dtype=np.int64)
+            seats = np.empty(waiting, dtype=np.int64)
+            public = np.empty((waiting, SIZE), dtype=np.int32)
+            masks = np.empty((waiting, len(ACTIONS)), dtype=np.uint8)
+            floats = np.empty((waiting if width else 0, width), dtype=np.float32)
+            kernel.gather(self._waiting, self.st, self._other_obs, self._other_mask, which,
+                          seats, public, masks, (ops, params, counts, floats))
+            if not width:
+                floats = np.empty((waiting, 0), dtype=np.float32)
+            acts = np.asarray(self.outside(which, seats, public, masks, floats),
+                              dtype=np.int64).reshape(-1)
             if acts.shape != which.shape:
                 raise ValueError(f"the outside seats' policy gave {acts.shape[0]} actions "
                                  f"for {which.shape[0]} tables")
-            ok = (acts >= 0) & (acts < len(ACTIONS))
-            ok[ok] = masks[ok, acts[ok]] == 1
-            if not ok.all():
-                j = int(np.flatnonzero(~ok)[0])
+            j = kernel.first_illegal(acts, masks)
+            if j >= 0:
                 raise ValueError(f"the outside seats' policy chose an illegal action: "
                                  f"{int(acts[j])} at table {int(which[j])}, seat "
                                  f"{int(seats[j])} (legal: "

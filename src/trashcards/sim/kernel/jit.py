@@ -34,6 +34,12 @@ How the kernel compiles once (numba's own defaults would compile it many times o
   plain types, integers narrower than 64 bits widened to ``int64``: a literal, an
   ``int32`` read from a state and an ``int64`` all share one compiled copy (the call
   converts them). A test checks that every kernel function has one signature.
+* **No reference counting in the game.** numba counts the references to an array's
+  memory with an atomic increment and decrement each time a compiled function receives
+  it or a row of it is taken, and LLVM cannot remove an atomic operation, even inlined:
+  the game's small functions (a bot's decision, a shuffle step) each took and released
+  the state's arrays, about a quarter of a round's time. Every entry point passes the
+  game its arrays :func:`unowned`.
 """
 
 from __future__ import annotations
@@ -49,11 +55,13 @@ from pathlib import Path
 from typing import Any, Final, TypeVar, cast
 
 import numba
-from numba.core import event, types
+from numba.core import cgutils, event, types
 from numba.core.registry import CPUDispatcher
+from numba.extending import intrinsic
 
 __all__ = ["CACHE_DIR", "SOURCES", "STALE_DAYS", "KernelDispatcher", "cache_dir",
-           "canonical", "compiling", "guarded_jit", "kjit", "source_hash"]
+           "canonical", "compiling", "guarded_jit", "hold", "kjit", "source_hash",
+           "unowned"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -192,3 +200,51 @@ def compiling(notice: Callable[[], None]) -> Iterator[None]:
     and only when it does."""
     with event.install_listener("numba:compile", _FirstCompile(notice)):
         yield
+
+
+_CGUTILS: Any = cgutils  # typed loosely: numba has no annotations
+
+
+@intrinsic
+def _unowned_intrinsic(typingctx: Any, arr: Any) -> Any:
+    """``arr`` without its memory's owner (numba's reference-counted meminfo): the same
+    data, shape and strides, but the array and every view of it are not counted, so
+    passing it to a compiled function or taking a row costs no atomic increment and
+    decrement. Only for arrays the caller keeps alive for the whole call."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ary = context.make_array(arr)(context, builder, value=args[0])
+        ary.meminfo = _CGUTILS.get_null_value(ary.meminfo.type)
+        ary.parent = _CGUTILS.get_null_value(ary.parent.type)
+        return ary._getvalue()
+
+    return arr(arr), codegen
+
+
+#: :func:`_unowned_intrinsic` as the kernel calls it: an entry point passes the game
+#: (:func:`~.game.run`) its arrays unowned, arrays its caller holds for the whole call
+#: (arguments, or arrays allocated before and used after). Counted, every array the game
+#: hands to one of its small functions (a bot's decision, a shuffle step, a store) was an
+#: atomic increment and decrement of its owner's count (numba's ``NRT_incref``): about a
+#: quarter of a round's time (docs/compile.md), a fifth of a vector step's.
+unowned: Callable[[Any], Any] = cast(Any, _unowned_intrinsic)
+
+
+@intrinsic
+def _hold_intrinsic(typingctx: Any, arr: Any) -> Any:
+    """Nothing, but a use of ``arr``: numba releases an array after its last use, so a
+    function that passes :func:`unowned` views of an array it allocated holds the array
+    itself to the end with ``hold(arr)``."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return context.get_dummy_value()
+
+    return types.none(arr), codegen
+
+
+#: :func:`_hold_intrinsic` as the kernel calls it.
+hold: Callable[[Any], None] = cast(Any, _hold_intrinsic)

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .game import new_match, run
-from .jit import kjit
+from .jit import kjit, unowned
 from .layout import H_MATCH, KEYS, O_DECK, T_CARDS
 
 __all__ = ["play_many", "play_traced", "scratch"]
@@ -36,18 +36,27 @@ def scratch(tab: Array) -> tuple[Array, Array, Array]:
 def play_many(tab: Array, bots: Array, skey: np.uint64, start: int, count: int,
               acc: Array, thist: Array, rhist: Array, ovf: Array) -> None:
     """Matches ``start`` … ``start + count - 1``, split into ``acc.shape[0]`` contiguous
-    blocks run in parallel; block b adds its totals into row b of the accumulators."""
+    blocks run in parallel; block b adds its totals into row b of the accumulators.
+
+    The game gets its arrays :func:`~.jit.unowned`: each block's state, keys and scratch
+    are rows of arrays allocated before the blocks and held by the parallel loop until
+    every block has ended."""
     blocks = acc.shape[0]
+    sts = np.zeros((blocks, O_DECK + 2 * tab[T_CARDS]), dtype=np.int32)
+    kys = np.zeros((blocks, KEYS), dtype=np.uint64)
+    tmps = np.zeros((blocks, 16), dtype=np.int64)
     log = np.zeros(1, dtype=np.int32)
     lp = np.zeros(1, dtype=np.int64)
     for b in numba.prange(blocks):
         lo = start + count * b // blocks
         hi = start + count * (b + 1) // blocks
-        st, ky, tmp = scratch(tab)
+        t, bt = unowned(tab), unowned(bots)
+        st, ky, tmp = unowned(sts[b]), unowned(kys[b]), unowned(tmps[b])
+        a, th, rh, ov = unowned(acc[b]), unowned(thist[b]), unowned(rhist[b]), unowned(ovf[b])
+        lg, n = unowned(log), unowned(lp)
         for index in range(lo, hi):
-            new_match(tab, st, ky, skey, index)
-            run(tab, st, ky, bots, -1, -1, H_MATCH, acc[b], thist[b], rhist[b], ovf[b], tmp,
-                False, log, lp)
+            new_match(t, st, ky, skey, index)
+            run(t, st, ky, bt, -1, -1, H_MATCH, a, th, rh, ov, tmp, False, lg, n)
 
 
 @kjit()

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .game import run
-from .jit import kjit
+from .jit import hold, kjit, unowned
 from .layout import (
     ACC_SIZE,
     H_MATCH,
@@ -100,6 +100,25 @@ def _scratch() -> tuple[Array, Array, Array, Array, Array, Array, Array]:
     return acc, thist, rhist, ovf, tmp, log, lp
 
 
+@kjit(inline=True)
+def _unowned_scratch(work: tuple[Array, Array, Array, Array, Array, Array, Array]
+                     ) -> tuple[Array, Array, Array, Array, Array, Array, Array]:
+    """:func:`_scratch`'s arrays :func:`~.jit.unowned` (held by :func:`_hold_scratch`)."""
+    return (unowned(work[0]), unowned(work[1]), unowned(work[2]), unowned(work[3]),
+            unowned(work[4]), unowned(work[5]), unowned(work[6]))
+
+
+@kjit(inline=True)
+def _hold_scratch(work: tuple[Array, Array, Array, Array, Array, Array, Array]) -> None:
+    hold(work[0])
+    hold(work[1])
+    hold(work[2])
+    hold(work[3])
+    hold(work[4])
+    hold(work[5])
+    hold(work[6])
+
+
 # A rollout plays ``st`` on (its streams set by :func:`_streams`), its pending action
 # first if there is one, to the end of the position's round, then, for the horizon
 # ``H_MATCH``, to the end of the match; the position's round's winners are read at the
@@ -117,7 +136,9 @@ def rollouts(tab: Array, base: Array, bots: Array, skey: np.uint64, first: int,
     played by its bot ``bots[seat]``, to the end of the round (``H_ROUND``) or of the
     match (``H_MATCH``); their results go into the three output arrays, and the last
     one's end state into ``st``/``ky``."""
-    acc, thist, rhist, ovf, tmp, log, lp = _scratch()
+    work = _scratch()
+    acc, thist, rhist, ovf, tmp, log, lp = _unowned_scratch(work)
+    tab, base, bots, st, ky = unowned(tab), unowned(base), unowned(bots), unowned(st), unowned(ky)
     for r in range(winners.shape[0]):
         _copy(st, base)
         _streams(tab, st, ky, skey, first + r)
@@ -137,6 +158,7 @@ def rollouts(tab: Array, base: Array, bots: Array, skey: np.uint64, first: int,
             break
         match_winner[r] = st[S_MATCH_WINNER]
         rounds[r] = st[S_ROUND] - first_round + _ended(st) - first_ended
+    _hold_scratch(work)
 
 
 @kjit()
@@ -250,12 +272,15 @@ def evaluate(tab: Array, pub: Array, actions: Array, bots: Array, skey: np.uint6
     into ``winners``/``match_winner``/``rounds[action, sample]``; False if ``pub`` is
     not a possible position."""
     ncards = tab[T_CARDS]
-    acc, thist, rhist, ovf, tmp, log, lp = _scratch()
+    work = _scratch()
+    acc, thist, rhist, ovf, tmp, log, lp = _unowned_scratch(work)
     pool = np.empty(ncards, dtype=np.int32)
     mark = np.empty(ncards, dtype=np.int8)
     deal = np.empty_like(pub)
-    st = np.empty_like(pub)
-    ky = np.zeros(KEYS, dtype=np.uint64)
+    state = np.empty_like(pub)
+    keys = np.zeros(KEYS, dtype=np.uint64)
+    st, ky = unowned(state), unowned(keys)
+    tab, bots = unowned(tab), unowned(bots)
     for k in range(winners.shape[1]):
         match_keys(ky, skey, first + k, tab[T_PLAYERS])
         if not determinize(tab, pub, ky[K_CHANCE], deal, pool, mark):
@@ -279,4 +304,7 @@ def evaluate(tab: Array, pub: Array, actions: Array, bots: Array, skey: np.uint6
                 break
             match_winner[a, k] = st[S_MATCH_WINNER]
             rounds[a, k] = st[S_ROUND] - first_round + _ended(st) - first_ended
+    _hold_scratch(work)
+    hold(state)
+    hold(keys)
     return True
