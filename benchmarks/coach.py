@@ -472,7 +472,8 @@ def sampled_on_exact(corpus: Sequence[Solved], seeds: int,
                             tally[1] += 1
         groups = {group: {"false_strict_best": _hit_share(*c["tie"]),
                           "leads_named": _hit_share(*c["lead"])}
-                  for group, c in counts.items()}
+                  for group, c in sorted(counts.items(),
+                                         key=lambda g: (not g[0].endswith("slots"), g[0]))}
         out[variant] = {**groups.pop("all"), "groups": groups}
         _say(f"sampled on exact positions, {variant}: {out[variant]}")
     return out

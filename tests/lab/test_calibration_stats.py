@@ -60,6 +60,9 @@ def test_the_detectable_bias_at_2000_predictions_is_under_3_pp() -> None:
     assert 0.025 < found.bias.detectable < 0.03
     quarter = calibration_tests(predicted[:500], won[:500])
     assert quarter.bias.detectable == pytest.approx(2 * found.bias.detectable, rel=0.1)
+    assert found.bias.power(found.bias.detectable) == pytest.approx(0.8, abs=1e-6)
+    assert 0.8 < found.bias.power(0.03) < 0.9
+    assert found.bias.power(0.0) == pytest.approx(found.level, rel=1e-6)
 
 
 def test_over_confidence_is_caught_by_the_spread_test() -> None:

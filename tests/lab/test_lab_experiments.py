@@ -262,3 +262,44 @@ def test_skill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "call-trash" in report
     assert "Regret against exact play" in report
     assert "**The plain answer.**" in report
+
+
+@pytest.mark.numba_compile
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
+def test_an_interrupted_calibration_reports_what_it_observed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: str) -> None:
+    """Ctrl-C (or SIGTERM: a background run ignores Ctrl-C) during the matches: the
+    report is written with the positions observed so far, says which settings are short
+    or not done, and keeps them for a rerun; SIGTERM's handler is put back after."""
+    import gzip
+    import os
+    import signal
+
+    from trashcards.lab import calibration
+
+    before = signal.getsignal(signal.SIGTERM)
+
+    observe = calibration._observe
+    calls: list[int] = []
+
+    def interrupted(players: int, opponent: str, index: int, seed: int,
+                    kernel: bool) -> dict[str, object]:
+        calls.append(index)
+        if len(calls) == 5 and stop == "ctrl-c":
+            raise KeyboardInterrupt
+        if len(calls) == 5:
+            os.kill(os.getpid(), signal.SIGTERM)
+            pytest.fail("SIGTERM did not interrupt the run")
+        return observe(players, opponent, index, seed, kernel)
+
+    monkeypatch.setattr(calibration, "_observe", interrupted)
+    report, figures, _recorder = run("calibration", tmp_path, matches=3)
+    assert set(figures["calibration"]) == {"2p-greedy", "2p-kid"}
+    assert figures["calibration"]["2p-kid"]["matches"] == 1
+    assert "**Not done:**" in report
+    assert "2 players against kid (1 of 3 positions)" in report
+    assert "4 players against expert (none of 3)" in report
+    assert "(1 prediction of the 3 planned)" in report
+    lines = gzip.decompress((tmp_path / "observations.csv.gz").read_bytes()).decode()
+    assert len(lines.splitlines()) == 2 + 4
+    assert signal.getsignal(signal.SIGTERM) == before

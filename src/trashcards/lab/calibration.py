@@ -44,8 +44,11 @@ import csv
 import gzip
 import io
 import random
+import signal
 import sys
+import threading
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -82,6 +85,8 @@ BINS: Final = 10
 #: The least predictions in a bin for its deviation to count towards the largest.
 MIN_BIN: Final = 50
 BOOTSTRAP: Final = 400
+#: A setting: the table size and the opponent kind.
+Setting = tuple[int, str]
 #: The observed positions, one line each, written beside the report as they come (so an
 #: interrupted run resumes) and gzipped when the run ends.
 OBSERVATIONS: Final = "observations.csv"
@@ -157,6 +162,7 @@ def _stored(out: Path, header: str) -> dict[tuple[int, str, int], dict[str, Any]
         first, _, body = text.partition("\n")
         if first != header:
             continue
+        body = body[:body.rfind("\n") + 1]  # a line cut short by a kill is dropped
         for values in csv.DictReader(io.StringIO(body)):
             if len(values) == len(FIELDS) and None not in values.values():
                 row = _row(values)
@@ -168,38 +174,67 @@ def _line(row: dict[str, Any]) -> str:
     return ",".join(repr(row[f]) if f == "predicted" else str(row[f]) for f in FIELDS) + "\n"
 
 
+def _stop_on_term() -> Callable[[], None]:
+    """Make SIGTERM interrupt like Ctrl-C (a run in the background ignores SIGINT) until
+    the returned function is called; nothing outside the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, before)
+
+    return restore
+
+
 def _observe_all(out: Path, seed: int, kernel: bool, matches: int,
-                 ) -> dict[tuple[int, str], list[dict[str, Any]]]:
+                 ) -> tuple[dict[Setting, list[dict[str, Any]]], dict[Setting, int]]:
     """Every setting's observations, the cheap settings first (the expert's last), each
     line appended to ``out / OBSERVATIONS`` as it comes; the positions of an earlier run
-    with the same seed, engine and budget are reused, not played again."""
+    with the same seed, engine and budget are reused, not played again. Interrupted
+    (Ctrl-C or SIGTERM), the settings stop where they are and the report is written with
+    the positions observed so far. Returns them (settings with at least one) and the number
+    planned per setting."""
     header = _header(seed, kernel)
     stored = _stored(out, header)
     settings = sorted(((p, o) for p in TABLES for o in OPPONENTS),
                       key=lambda s: (s[1] == "expert", s[0]))
+    planned = {s: _matches(s[1], matches) for s in settings}
     rows_by: dict[tuple[int, str], list[dict[str, Any]]] = {}
-    with (out / OBSERVATIONS).open("w", encoding="utf-8") as sink:
-        sink.write(header + "\n" + ",".join(FIELDS) + "\n")
-        for players, opponent in settings:
-            count = _matches(opponent, matches)
-            rows = []
-            for index in range(count):
-                row = stored.get((players, opponent, index))
-                if row is None:
-                    row = {"index": index, "opponent": opponent,
-                           **_observe(players, opponent, index, seed, kernel)}
-                sink.write(_line(row))
-                rows.append(row)
-                if (index + 1) % 100 == 0 or index + 1 == count:
-                    sink.flush()
-                    print(f"\rcalibration: {players} players against {opponent}, "
-                          f"{index + 1}/{count} matches", end="", file=sys.stderr, flush=True)
-            print(file=sys.stderr)
-            rows_by[(players, opponent)] = rows
+    stop = _stop_on_term()
+    try:
+        with (out / OBSERVATIONS).open("w", encoding="utf-8") as sink:
+            sink.write(header + "\n" + ",".join(FIELDS) + "\n")
+            for players, opponent in settings:
+                count = planned[(players, opponent)]
+                rows = rows_by[(players, opponent)] = []
+                for index in range(count):
+                    row = stored.get((players, opponent, index))
+                    if row is None:
+                        row = {"index": index, "opponent": opponent,
+                               **_observe(players, opponent, index, seed, kernel)}
+                    sink.write(_line(row))
+                    rows.append(row)
+                    if (index + 1) % 100 == 0 or index + 1 == count:
+                        sink.flush()
+                        print(f"\rcalibration: {players} players against {opponent}, "
+                              f"{index + 1}/{count} matches", end="", file=sys.stderr,
+                              flush=True)
+                print(file=sys.stderr)
+    except KeyboardInterrupt:
+        print("\ncalibration: interrupted; the report gives the positions observed so far",
+              file=sys.stderr)
+    finally:
+        stop()
     text = (out / OBSERVATIONS).read_bytes()
     (out / f"{OBSERVATIONS}.gz").write_bytes(gzip.compress(text, mtime=0))
     (out / OBSERVATIONS).unlink()
-    return {(p, o): rows_by[(p, o)] for p in TABLES for o in OPPONENTS}
+    return ({(p, o): rows_by[(p, o)] for p in TABLES for o in OPPONENTS
+             if rows_by.get((p, o))}, planned)
 
 
 def _baseline(rows: list[dict[str, Any]]) -> list[float]:
@@ -245,9 +280,10 @@ def _skill_interval(pred: list[float], base: list[float], won: list[int],
 
 
 def _bias(test: ZTest) -> dict[str, float]:
-    """The mean of (won − predicted), its 95 % interval and its test."""
+    """The mean of (won − predicted), its 95 % interval and its test (with the chance it
+    had of finding a bias of 3 pp)."""
     return {"mean": test.estimate, "low": test.low, "high": test.high, "z": test.z,
-            "p": test.p, "detectable": test.detectable}
+            "p": test.p, "detectable": test.detectable, "power_3pp": test.power(0.03)}
 
 
 def _bins(found: Calibration) -> list[dict[str, Any]]:
@@ -350,12 +386,25 @@ def _summary(players: int, opponent: str, rows: list[dict[str, Any]],
 
 def analyse(results: Results, settings: Settings, report: Report) -> None:
     kernel = settings.engine == "fast"
-    rows_by = _observe_all(report.out, settings.seed, kernel, settings.matches)
+    rows_by, planned = _observe_all(report.out, settings.seed, kernel, settings.matches)
     found = {key: _summary(*key, rows, settings.seed) for key, rows in rows_by.items()}
+    for key, f in found.items():
+        f["planned"] = planned[key]
     flagged = [f for f in found.values() if not f["calibrated"]]
     report.heading("Headline")
     report.bullets([_headline(f) for f in found.values()])
     report.para(_verdict(list(found.values()), flagged))
+    missing = [f"{f['players']} players against {f['opponent']} ({fmt_count(f['matches'])} "
+               f"of {fmt_count(f['planned'])} positions)"
+               for f in found.values() if f["matches"] < f["planned"]]
+    missing += [f"{players} players against {opponent} (none of {fmt_count(count)})"
+                for (players, opponent), count in planned.items() if (players, opponent)
+                not in found]
+    if missing:
+        report.para("**Not done:** the run was interrupted before " + "; ".join(missing)
+                    + f". Rerunning `{settings.command()}` with the same --out reuses the "
+                    f"positions in `{OBSERVATIONS}.gz` and plays only the rest.")
+    report.figures["planned"] = {f"{p}p-{o}": n for (p, o), n in planned.items()}
     report.heading("Method")
     expert = (f" (at most {fmt_count(EXPERT_MATCHES)} against the expert, whose every "
               "decision is a search)" if settings.matches > EXPERT_MATCHES else "")
@@ -396,12 +445,14 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
         "predictor is flagged in about 4 % of samples, a 3 pp bias in about 85 %.")
     report.heading("Results")
     report.table(["players", "opponent", "predictions", "bias: won − predicted (95 %), p",
-                  "bias it could see", "spread at ±40 pp (95 %), p", "spread it could see",
+                  "bias it could see (80 % power; chance of seeing 3 pp)",
+                  "spread at ±40 pp (95 %), p", "spread it could see",
                   "worst bin, p (corrected)", "one bin's bias it could see (least–median)",
                   "verdict", "Brier (coach)", "Brier (baseline)", "Brier skill score (95 %)"],
                  [[str(f["players"]), f["opponent"], fmt_count(f["matches"]),
                    f"{_bias_text(f['bias'])}, p = {_p(f['bias']['p'])}",
-                   f"±{_pp(f['bias']['detectable'], False)} pp",
+                   f"±{_pp(f['bias']['detectable'], False)} pp (3 pp: "
+                   f"{f['bias']['power_3pp'] * 100:.0f} %)",
                    f"{_deviation_text([f['spread'][k] for k in ('deviation', 'low', 'high')])}"
                    f", p = {_p(f['spread']['p'])}",
                    f"±{_pp(f['spread']['detectable'], False)} pp",
@@ -481,9 +532,13 @@ def _verdict(found: list[dict[str, Any]], flagged: list[dict[str, Any]]) -> str:
 
 def _headline(f: dict[str, Any]) -> str:
     bias, spread = f["bias"], f["spread"]
+    short = (f" of the {fmt_count(f['planned'])} planned"
+             if f.get("planned", f["matches"]) > f["matches"] else "")
     return (f"**{f['players']} players against {f['opponent']}** ({fmt_count(f['matches'])} "
-            f"predictions): {_verdict_word(f)}; bias {_bias_text(bias)} (p = {_p(bias['p'])}; "
-            f"it could see ±{_pp(bias['detectable'], False)} pp), spread "
+            f"prediction{'' if f['matches'] == 1 else 's'}{short}): {_verdict_word(f)}; "
+            f"bias {_bias_text(bias)} "
+            f"(p = {_p(bias['p'])}; it could see ±{_pp(bias['detectable'], False)} pp, "
+            f"a 3 pp bias with {bias['power_3pp'] * 100:.0f} % chance), spread "
             f"{_pp(spread['deviation'])} pp at ±40 pp (p = {_p(spread['p'])}), worst bin "
             f"{_worst_text(f['worst_bin'])}; Brier {f['brier']:.4f} against "
             f"{f['brier_baseline']:.4f} for the standing alone ({f['skill'] * 100:+.1f} % "

@@ -62,6 +62,18 @@ class ZTest:
     z: float
     p: float
     detectable: float
+    #: The estimate's standard deviation under calibration and the test's level.
+    sd: float
+    level: float
+
+    def power(self, effect: float) -> float:
+        """The chance that the test finds a deviation of size ``effect`` (in the units
+        of :attr:`estimate`)."""
+        if self.sd <= 0 or math.isinf(self.sd):
+            return 0.0
+        crit = _NORMAL.inv_cdf(1 - self.level / 2)
+        shift = abs(effect) / self.sd
+        return _NORMAL.cdf(shift - crit) + _NORMAL.cdf(-shift - crit)
 
 
 @dataclass(frozen=True)
@@ -120,7 +132,7 @@ def _z_test(estimate: float, sd_null: float, level: float, scale: float = 1.0) -
     half = 1.96 * sd_null
     return ZTest(estimate * scale, (estimate - half) * scale, (estimate + half) * scale, z,
                  _two_sided(z) if sd_null > 0 else 1.0,
-                 detectable(sd_null, level) * scale)
+                 detectable(sd_null, level) * scale, sd_null * scale, level)
 
 
 def calibration_tests(predicted: Sequence[float], won: Sequence[int], bins: int = 10,
@@ -142,7 +154,7 @@ def calibration_tests(predicted: Sequence[float], won: Sequence[int], bins: int 
         sd = math.sqrt(sum(v * c * c for v, c in zip(variances, centred, strict=True)))
         spread = _z_test(slope, sd / spread_sum, level, SPREAD_AT)
     else:
-        spread = ZTest(0.0, 0.0, 0.0, 0.0, 1.0, math.inf)
+        spread = ZTest(0.0, 0.0, 0.0, 0.0, 1.0, math.inf, math.inf, level)
     members: list[list[int]] = [[] for _ in range(bins)]
     for i, p in enumerate(predicted):
         members[min(int(p * bins), bins - 1)].append(i)
