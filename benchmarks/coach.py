@@ -92,7 +92,7 @@ from trashcards.bots import make_bot
 from trashcards.bots.base import wants_to_call
 from trashcards.estimates import wilson_interval
 from trashcards.record import Record, from_json
-from trashcards.rules import WILD
+from trashcards.rules import WILD, preset_names
 from trashcards.session import play_match
 from trashcards.state import Phase, State
 from trashcards.views import View
@@ -348,7 +348,11 @@ class Solved:
 
 
 def _group(rules: Rules, preset: str, sizes: Sequence[int]) -> tuple[str, str]:
-    return preset or rules.name, f"{max(sizes)} slots"
+    """The preset (named, or the one ``rules`` equal; "" if none) and the largest board."""
+    if not preset:
+        preset = next((name for name in preset_names() if Rules.preset_named(name) == rules),
+                      "")
+    return preset, f"{max(sizes)} slots"
 
 
 def exact_corpus(rounds: int, seed: int) -> list[Solved]:

@@ -59,3 +59,13 @@ def test_sampled_on_exact_counts_every_hint_in_all_and_by_group(coach: ModuleTyp
                if name.endswith("slots")) == found["false_strict_best"]["hits"]
     presets = [name for name in groups if not name.endswith("slots")]
     assert sum(groups[name]["leads_named"]["total"] for name in presets) == 2
+
+
+def test_positions_read_from_json_lines_are_grouped_by_their_rules(
+        coach: ModuleType) -> None:
+    """A JSON-lines position names no preset: the group is the preset its rules equal."""
+    from trashcards import Rules
+
+    assert coach._group(Rules.preset_named("kids"), "", [2, 3]) == ("kids", "3 slots")
+    assert coach._group(Rules.preset_named("standard"), "", [1, 2]) == ("standard", "2 slots")
+    assert coach._group(Rules.preset_named("kids"), "jokers", [1, 1]) == ("jokers", "1 slots")

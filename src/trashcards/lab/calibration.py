@@ -551,7 +551,7 @@ EXPERIMENT = Experiment(
     question="Predicted match-win chances (the win bar, the hints) against who won, per "
              "table size and opponent kind: a reliability diagram, the bias, and the "
              "Brier score against a baseline that knows only the standing.",
-    default_matches={"fast": 10_000, "reference": 300},
+    default_matches={"fast": 2_000, "reference": 300},
     plan=plan,
     analyse=analyse,
     unit="table size and opponent kind",
