@@ -450,11 +450,11 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
                   "worst bin, p (corrected)", "one bin's bias it could see (least–median)",
                   "verdict", "Brier (coach)", "Brier (baseline)", "Brier skill score (95 %)"],
                  [[str(f["players"]), f["opponent"], fmt_count(f["matches"]),
-                   f"{_bias_text(f['bias'])}, p = {_p(f['bias']['p'])}",
+                   f"{_bias_text(f['bias'])}, {_p(f['bias']['p'])}",
                    f"±{_pp(f['bias']['detectable'], False)} pp (3 pp: "
                    f"{f['bias']['power_3pp'] * 100:.0f} %)",
                    f"{_deviation_text([f['spread'][k] for k in ('deviation', 'low', 'high')])}"
-                   f", p = {_p(f['spread']['p'])}",
+                   f", {_p(f['spread']['p'])}",
                    f"±{_pp(f['spread']['detectable'], False)} pp",
                    _worst_text(f["worst_bin"]), _bin_power_text(f["worst_bin"]),
                    _verdict_word(f), f"{f['brier']:.4f}", f"{f['brier_baseline']:.4f}",
@@ -483,7 +483,7 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
 
 
 def _p(value: float) -> str:
-    return "< 0.001" if value < 0.001 else f"{value:.3f}"
+    return "p < 0.001" if value < 0.001 else f"p = {value:.3f}"
 
 
 def _bias_text(bias: dict[str, float]) -> str:
@@ -499,7 +499,7 @@ def _worst_text(worst: dict[str, Any]) -> str:
     if worst["bin"] is None:
         return "–"
     low, high = worst["bin"]
-    return f"{low * 100:.0f}–{high * 100:.0f} %, p = {_p(worst['p'])}"
+    return f"{low * 100:.0f}–{high * 100:.0f} %, {_p(worst['p'])}"
 
 
 def _bin_power_text(worst: dict[str, Any]) -> str:
@@ -537,9 +537,9 @@ def _headline(f: dict[str, Any]) -> str:
     return (f"**{f['players']} players against {f['opponent']}** ({fmt_count(f['matches'])} "
             f"prediction{'' if f['matches'] == 1 else 's'}{short}): {_verdict_word(f)}; "
             f"bias {_bias_text(bias)} "
-            f"(p = {_p(bias['p'])}; it could see ±{_pp(bias['detectable'], False)} pp, "
+            f"({_p(bias['p'])}; it could see ±{_pp(bias['detectable'], False)} pp, "
             f"a 3 pp bias with {bias['power_3pp'] * 100:.0f} % chance), spread "
-            f"{_pp(spread['deviation'])} pp at ±40 pp (p = {_p(spread['p'])}), worst bin "
+            f"{_pp(spread['deviation'])} pp at ±40 pp ({_p(spread['p'])}), worst bin "
             f"{_worst_text(f['worst_bin'])}; Brier {f['brier']:.4f} against "
             f"{f['brier_baseline']:.4f} for the standing alone ({f['skill'] * 100:+.1f} % "
             "skill).")
