@@ -30,19 +30,22 @@ Run from a checkout::
   2 + 2, 2 + 1 and 1 + 1 (solved exactly; the first solve of 2 + 2 takes seconds):
   actions with equal exact values must both be ``equal_to_best``; where the best leads
   by more than 5 pp it must be the reported best and the second not equal.
-* **The sampled hint on exact positions** (``sampled``): the same kind of positions
-  (boards 2 + 2, 2 + 1, 1 + 2 under the standard, kids, jokers and kings-wild presets in
-  turn, every decision of ``--corpus-rounds`` greedy rounds, solved exactly) make a *tie
-  corpus* (the best value shared by two moves or more, within 1e-9)
-  and a *leads corpus* (the best ahead of the second by at least 2 pp of match-win
-  chance); each position is hinted by sampling alone (``exact=False``, the default
-  budget) at ``--seeds`` seeds. Reported: the share of tie-corpus hints that name a
-  strict best (bar ≤ 5 %) and of leads-corpus hints that name the right strict best (bar
-  ≥ 98 %), for the coach as shipped, for its sequential test alone (wild placements
-  sampled one by one, as before issue 28) and for the rule before issue 28 (a 95 %
-  interval re-checked after every batch, placements one by one). ``--corpus FILE`` reads
-  positions instead (JSON lines ``{"record": <trash/1 record>, "upto": N, "kind":
-  "tie" | "lead", "best": "<action>"}``, e.g. from the exact solver's corpora).
+* **The sampled hint on exact positions** (``sampled``): the exact solver's corpora
+  (``--corpus``, default tests/data/exact-corpus.json.gz, written by
+  scripts/exact_corpus.py: decisions of greedy and kid matches with boards of at most 3
+  slots, one of 2 or 3, under the standard, kings-wild, kids, jokers and all-faces-wild
+  presets, solved exactly): a *tie corpus* (the best value shared by two moves or more,
+  within 1e-9) and a *leads corpus* (the best ahead of every other move by at least 2 pp
+  of match-win chance); each position is hinted by sampling alone (``exact=False``, the
+  default budget) at ``--seeds`` seeds. Reported: the share of tie-corpus hints that
+  name a strict best (bar ≤ 5 %) and of leads-corpus hints that name the right strict
+  best (bar ≥ 98 %), in all, by largest board (2 or 3 slots) and by preset, for the
+  coach as shipped, for its sequential test alone (wild placements sampled one by one,
+  as before issue 28) and for the rule before issue 28 (a 95 % interval re-checked after
+  every batch, placements one by one). ``--corpus FILE.jsonl`` reads JSON lines
+  ``{"record": <trash/1 record>, "upto": N, "kind": "tie" | "lead", "best":
+  "<action>"}`` instead; ``--corpus-rounds N`` deals the corpora from N greedy rounds of
+  boards 2 + 2, 2 + 1 and 1 + 2 (standard, kids, jokers, kings-wild in turn).
 * **Seed stability** (``stability``): every decision of the first round of
   ``--hint-matches`` greedy matches (ten slots), and every decision with two wild
   placements or more of ``--wild-matches`` whole greedy matches, hinted at ``--seeds``
@@ -63,6 +66,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import itertools
 import json
 import random
@@ -88,7 +92,7 @@ from trashcards.bots import make_bot
 from trashcards.bots.base import wants_to_call
 from trashcards.estimates import wilson_interval
 from trashcards.record import Record, from_json
-from trashcards.rules import WILD
+from trashcards.rules import WILD, preset_names
 from trashcards.session import play_match
 from trashcards.state import Phase, State
 from trashcards.views import View
@@ -328,14 +332,27 @@ CORPUS_SIZES = ((2, 2), (2, 1), (1, 2))
 CORPUS_PRESETS = ("standard", "kids", "jokers", "kings-wild")
 
 
+#: The exact solver's corpora (scripts/exact_corpus.py): boards of up to 3 slots.
+EXACT_CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "exact-corpus.json.gz"
+
+
 @dataclass(frozen=True)
 class Solved:
-    """A position of a corpus: its view, ``kind`` ("tie" or "lead") and, for a lead, the
-    best action."""
+    """A position of a corpus: its view, ``kind`` ("tie" or "lead"), for a lead the best
+    action, and the group it is counted in (its preset and largest board)."""
 
     view: View
     kind: str
     best: Action | None
+    group: tuple[str, str] = ("", "")
+
+
+def _group(rules: Rules, preset: str, sizes: Sequence[int]) -> tuple[str, str]:
+    """The preset (named, or the one ``rules`` equal; "" if none) and the largest board."""
+    if not preset:
+        preset = next((name for name in preset_names() if Rules.preset_named(name) == rules),
+                      "")
+    return preset, f"{max(sizes)} slots"
 
 
 def exact_corpus(rounds: int, seed: int) -> list[Solved]:
@@ -345,8 +362,8 @@ def exact_corpus(rounds: int, seed: int) -> list[Solved]:
     found = []
     for index in range(rounds):
         sizes = CORPUS_SIZES[index % len(CORPUS_SIZES)]
-        rules = Rules.preset_named(CORPUS_PRESETS[index // len(CORPUS_SIZES)
-                                                  % len(CORPUS_PRESETS)])
+        preset = CORPUS_PRESETS[index // len(CORPUS_SIZES) % len(CORPUS_PRESETS)]
+        rules = Rules.preset_named(preset)
         rng = random.Random(f"coach-corpus:{seed}:{index}")
         for v in _decisions(round_start(rules, sizes), index, rng):
             solved = compare(v, 20, seed=index, exact_nodes=300_000, exact_total=300_000)
@@ -354,15 +371,44 @@ def exact_corpus(rounds: int, seed: int) -> list[Solved]:
                 continue
             ranked = sorted(solved.order, key=lambda a: -solved.values[a].match_win.value)
             top, second = (solved.values[a].match_win.value for a in ranked[:2])
+            group = _group(rules, preset, [p.board_size for p in v.players])
             if top - second <= compare_module.EXACT_TOLERANCE:
-                found.append(Solved(v, "tie", None))
+                found.append(Solved(v, "tie", None, group))
             elif top - second >= LEAD:
-                found.append(Solved(v, "lead", ranked[0]))
+                found.append(Solved(v, "lead", ranked[0], group))
+    return found
+
+
+def _exact_corpus_file(data: dict[str, Any]) -> list[Solved]:
+    """The positions of the exact solver's corpora (``trash-exact-corpus/1``)."""
+    wanted: dict[int, set[int]] = {}
+    for kind in ("ties", "leads"):
+        for row in data[kind]:
+            wanted.setdefault(row["record"], set()).add(row["upto"])
+    states: dict[tuple[int, int], State] = {}
+    for number, uptos in wanted.items():
+        for moves, (state, _events) in enumerate(from_json(data["records"][number]).steps(),
+                                                 start=1):
+            if moves in uptos:
+                states[(number, moves)] = state
+    found = []
+    for kind, name in (("ties", "tie"), ("leads", "lead")):
+        for row in data[kind]:
+            state = states[(row["record"], row["upto"])]
+            assert state.to_act == row["seat"], "the corpus does not match its records"
+            v = view(state, state.to_act)
+            best = next(a for a in v.legal if str(a) == row["best"]) if name == "lead" else None
+            found.append(Solved(v, name, best, _group(v.rules, row["preset"], row["sizes"])))
     return found
 
 
 def corpus_file(path: Path) -> list[Solved]:
-    """Positions from JSON lines ``{"record", "upto", "kind", "best"}``."""
+    """Positions from the exact solver's corpora (a ``.json.gz`` file written by
+    scripts/exact_corpus.py) or from JSON lines ``{"record", "upto", "kind", "best"}``."""
+    if path.suffix == ".gz":
+        data = json.loads(gzip.decompress(path.read_bytes()))
+        assert data.get("format") == "trash-exact-corpus/1", f"{path}: not an exact corpus"
+        return _exact_corpus_file(data)
     found = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
@@ -372,7 +418,8 @@ def corpus_file(path: Path) -> list[Solved]:
         assert state.to_act is not None, f"no decision at move {item['upto']}"
         v = view(state, state.to_act)
         best = next((a for a in v.legal if str(a) == item.get("best")), None)
-        found.append(Solved(v, item["kind"], best))
+        found.append(Solved(v, item["kind"], best,
+                            _group(v.rules, "", [p.board_size for p in v.players])))
     return found
 
 
@@ -407,22 +454,31 @@ def sampled_on_exact(corpus: Sequence[Solved], seeds: int,
                      variants: Iterable[str] = ("shipped", "test alone", "before"),
                      ) -> dict[str, Any]:
     """False strict bests on the tie corpus and leads named on the leads corpus, by the
-    sampled hint (``exact=False``, the default budget) at ``seeds`` seeds each."""
+    sampled hint (``exact=False``, the default budget) at ``seeds`` seeds each; in all,
+    and by largest board and by preset (``groups``)."""
     out: dict[str, Any] = {"ties": sum(p.kind == "tie" for p in corpus),
                            "leads": sum(p.kind == "lead" for p in corpus), "seeds": seeds}
     for variant in variants:
-        false_best = named = 0
+        counts: dict[str, dict[str, list[int]]] = {}
         with coach_variant(variant):
             for index, position in enumerate(corpus):
                 for seed in range(seeds):
                     found = compare(position.view, DEFAULT_SAMPLES, seed=1000 * seed + index,
                                     exact=False)
-                    if position.kind == "tie":
-                        false_best += found.decided
-                    else:
-                        named += found.decided and found.best == position.best
-        out[variant] = {"false_strict_best": _hit_share(false_best, out["ties"] * seeds),
-                        "leads_named": _hit_share(named, out["leads"] * seeds)}
+                    hit = (found.decided if position.kind == "tie"
+                           else found.decided and found.best == position.best)
+                    preset, size = position.group
+                    for group in ("all", size, preset):
+                        if group:
+                            tally = counts.setdefault(
+                                group, {"tie": [0, 0], "lead": [0, 0]})[position.kind]
+                            tally[0] += hit
+                            tally[1] += 1
+        groups = {group: {"false_strict_best": _hit_share(*c["tie"]),
+                          "leads_named": _hit_share(*c["lead"])}
+                  for group, c in sorted(counts.items(),
+                                         key=lambda g: (not g[0].endswith("slots"), g[0]))}
+        out[variant] = {**groups.pop("all"), "groups": groups}
         _say(f"sampled on exact positions, {variant}: {out[variant]}")
     return out
 
@@ -575,10 +631,12 @@ def main() -> None:
                         help="cases for the recall and for the missed calls")
     parser.add_argument("--rounds", type=int, default=200,
                         help="rounds of boards 1 + 1 for the exact ties")
-    parser.add_argument("--corpus-rounds", type=int, default=240,
-                        help="greedy rounds of small boards for the tie and leads corpora")
-    parser.add_argument("--corpus", type=Path, default=None,
-                        help="read the tie and leads corpora from JSON lines instead")
+    parser.add_argument("--corpus", type=Path, default=EXACT_CORPUS,
+                        help="the tie and leads corpora: the exact solver's (.json.gz, "
+                             "default tests/data/exact-corpus.json.gz) or JSON lines")
+    parser.add_argument("--corpus-rounds", type=int, default=0,
+                        help="instead, deal the corpora from this many greedy rounds of "
+                             "boards of at most 2 slots")
     parser.add_argument("--seeds", type=int, default=3,
                         help="seeds each corpus position and each stability position is "
                              "hinted at")
@@ -604,16 +662,19 @@ def main() -> None:
         for f in figures["latency"]:
             _report_latency(f)
     if "sampled" in parts:
-        corpus = (corpus_file(args.corpus) if args.corpus is not None
-                  else exact_corpus(args.corpus_rounds, args.seed))
+        corpus = (exact_corpus(args.corpus_rounds, args.seed) if args.corpus_rounds
+                  else corpus_file(args.corpus))
         figures["sampled"] = f = sampled_on_exact(corpus, args.seeds)
-        source = args.corpus or (f"built-in: boards {CORPUS_SIZES}, presets "
-                                 f"{', '.join(CORPUS_PRESETS)}, {args.corpus_rounds} rounds")
+        source = (f"built-in: boards {CORPUS_SIZES}, presets {', '.join(CORPUS_PRESETS)}, "
+                  f"{args.corpus_rounds} rounds" if args.corpus_rounds else args.corpus.name)
         for variant in ("shipped", "test alone", "before"):
             print(f"sampled hint on exact positions ({source}; {f['ties']} tied and "
                   f"{f['leads']} leads × {f['seeds']} seeds), {variant}: false strict bests "
                   f"{_pct_of(f[variant]['false_strict_best'])} (bar ≤ 5 %); leads named "
                   f"{_pct_of(f[variant]['leads_named'])} (bar ≥ 98 %)", flush=True)
+            for group, g in f[variant]["groups"].items():
+                print(f"  {group}: false strict bests {_pct_of(g['false_strict_best'])}; "
+                      f"leads named {_pct_of(g['leads_named'])}", flush=True)
     if "stability" in parts:
         sets = {"first-round decisions": _first_round_views(args.hint_matches, args.seed),
                 "wild decisions": _wild_views(args.wild_matches, args.seed)}

@@ -184,8 +184,49 @@ def test_calibration_compares_predictions_with_results_in_ten_bins(tmp_path: Pat
         assert 0 <= found["brier_baseline"] <= 1
         assert found["largest_deviation"] is None  # no bin of 50 predictions in 6 matches
         assert f"{found['players']} players against {found['opponent']}" in report
+        assert found["spread"]["low"] <= found["spread"]["deviation"] <= found["spread"]["high"]
+        assert found["bias"]["detectable"] > 0
+        assert found["calibrated"] == (found["flags"] == [])
     assert "the matches played by the experiment itself" in report
     assert "All matches are played by the rules engine." in report
+    assert "**What the numbers support:**" in report
+
+
+@pytest.mark.numba_compile
+def test_calibration_reuses_the_positions_it_observed(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every position is written to observations.csv.gz; a rerun with the same seed and
+    engine plays no match for them (an interrupted run resumes), only the new ones, and
+    a rerun with another seed reuses none."""
+    import gzip
+
+    from trashcards.lab import calibration
+    from trashcards.lab.calibration import OPPONENTS
+
+    first, figures, _recorder = run("calibration", tmp_path, matches=3)
+    lines = gzip.decompress((tmp_path / "observations.csv.gz").read_bytes()).decode()
+    assert lines.splitlines()[0].startswith("# trashcards calibration observations: seed 3")
+    assert len(lines.splitlines()) == 2 + 3 * 2 * len(OPPONENTS)
+    assert not (tmp_path / "observations.csv").exists()
+    played: list[tuple[int, str, int]] = []
+    observe = calibration._observe
+
+    def counted(players: int, opponent: str, index: int, seed: int,
+                kernel: bool) -> dict[str, object]:
+        played.append((players, opponent, index))
+        return observe(players, opponent, index, seed, kernel)
+
+    monkeypatch.setattr(calibration, "_observe", counted)
+    again, figures_again, _recorder = run("calibration", tmp_path, matches=3)
+    assert played == []
+    assert again == first
+    assert figures_again["calibration"] == figures["calibration"]
+    run("calibration", tmp_path, matches=4)
+    assert sorted(played) == sorted((p, o, 3) for p in (2, 4) for o in OPPONENTS)
+    played.clear()
+    with Runner("reference", workers=1) as runner:
+        run_experiment(experiment("calibration"), runner, 1, 4, tmp_path, Recorder())
+    assert len(played) == 2 * len(OPPONENTS)
 
 
 def test_tips(tmp_path: Path) -> None:
@@ -221,3 +262,44 @@ def test_skill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "call-trash" in report
     assert "Regret against exact play" in report
     assert "**The plain answer.**" in report
+
+
+@pytest.mark.numba_compile
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
+def test_an_interrupted_calibration_reports_what_it_observed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: str) -> None:
+    """Ctrl-C (or SIGTERM: a background run ignores Ctrl-C) during the matches: the
+    report is written with the positions observed so far, says which settings are short
+    or not done, and keeps them for a rerun; SIGTERM's handler is put back after."""
+    import gzip
+    import os
+    import signal
+
+    from trashcards.lab import calibration
+
+    before = signal.getsignal(signal.SIGTERM)
+
+    observe = calibration._observe
+    calls: list[int] = []
+
+    def interrupted(players: int, opponent: str, index: int, seed: int,
+                    kernel: bool) -> dict[str, object]:
+        calls.append(index)
+        if len(calls) == 5 and stop == "ctrl-c":
+            raise KeyboardInterrupt
+        if len(calls) == 5:
+            os.kill(os.getpid(), signal.SIGTERM)
+            pytest.fail("SIGTERM did not interrupt the run")
+        return observe(players, opponent, index, seed, kernel)
+
+    monkeypatch.setattr(calibration, "_observe", interrupted)
+    report, figures, _recorder = run("calibration", tmp_path, matches=3)
+    assert set(figures["calibration"]) == {"2p-greedy", "2p-kid"}
+    assert figures["calibration"]["2p-kid"]["matches"] == 1
+    assert "**Not done:**" in report
+    assert "2 players against kid (1 of 3 positions)" in report
+    assert "4 players against expert (none of 3)" in report
+    assert "(1 prediction of the 3 planned)" in report
+    lines = gzip.decompress((tmp_path / "observations.csv.gz").read_bytes()).decode()
+    assert len(lines.splitlines()) == 2 + 4
+    assert signal.getsignal(signal.SIGTERM) == before

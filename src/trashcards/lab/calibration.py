@@ -16,16 +16,21 @@ The report gives, per table size and opponent kind,
 
 * a reliability diagram: ten bins of predicted chance, each bin's mean prediction
   against its observed win rate with a 95 % (Wilson) interval, and each bin's deviation
-  (observed − predicted) with that interval: the largest deviation in a bin of at least
-  :data:`MIN_BIN` predictions, and the median half-width of the bins' intervals (the
-  deviation a bin could show);
-* the overall bias: the mean of (won − predicted), with its 95 % interval;
+  (observed − predicted) with that interval;
+* three tests of calibration (:mod:`.calibration_stats`: the bias of every prediction,
+  the spread (over- or under-confidence) and the worst bin, at a shared 5 % level), each
+  with the smallest deviation it would detect with 80 % power: what these predictions
+  could show;
 * the Brier score of the predictions against a simple baseline that knows only the
   standing (seat 0's rounds won and the best opponent's, i.e. the board sizes): each
   standing's observed win rate in the *other* half of the matches (two-fold cross
   fitting, so the baseline is not scored on the matches it learnt from), falling back to
   the lead in rounds and then to 1 / players where a standing is rare;
 * the Brier skill score (1 − Brier / Brier of the baseline) with a bootstrap interval.
+
+Every position observed is written to :data:`OBSERVATIONS` in the output directory as
+it comes (gzipped at the end); a rerun with the same seed, engine and budget reuses them,
+so an interrupted run resumes and a changed report costs no matches.
 
 With the fast engine (numba) the matches of the kernel's bots are played by the kernel
 (:func:`trashcards.sim.fast.play_traced`, proven equal to the rules engine by the
@@ -35,21 +40,35 @@ by the rules engine.
 
 from __future__ import annotations
 
-import math
+import csv
+import gzip
+import io
 import random
+import signal
 import sys
+import threading
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
 from ..ai.hints import chances
 from ..bots import make_bot
-from ..estimates import t975, wilson_interval
+from ..estimates import wilson_interval
 from ..record import Record
 from ..rules import Rules
 from ..session import play_match
 from ..state import new_match
 from ..views import view
+from .calibration_stats import (
+    ALPHA,
+    POWER,
+    SPREAD_AT,
+    TESTS,
+    Calibration,
+    ZTest,
+    calibration_tests,
+)
 from .experiment import Experiment, Job, Results, Settings
 from .report import Report, fmt_count
 
@@ -66,6 +85,12 @@ BINS: Final = 10
 #: The least predictions in a bin for its deviation to count towards the largest.
 MIN_BIN: Final = 50
 BOOTSTRAP: Final = 400
+#: A setting: the table size and the opponent kind.
+Setting = tuple[int, str]
+#: The observed positions, one line each, written beside the report as they come (so an
+#: interrupted run resumes) and gzipped when the run ends.
+OBSERVATIONS: Final = "observations.csv"
+FIELDS: Final = ("players", "opponent", "index", "predicted", "won", "own", "other")
 
 
 def plan(matches: int) -> list[Job]:
@@ -113,6 +138,105 @@ def _observe(players: int, opponent: str, index: int, seed: int,
             "own": won[0], "other": max(won[1:])}
 
 
+def _header(seed: int, kernel: bool) -> str:
+    engine = "fast" if kernel else "reference"
+    return (f"# trashcards calibration observations: seed {seed}, engine {engine}, "
+            f"{SAMPLES} deals per prediction")
+
+
+def _row(values: dict[str, str]) -> dict[str, Any]:
+    return {"players": int(values["players"]), "opponent": values["opponent"],
+            "index": int(values["index"]), "predicted": float(values["predicted"]),
+            "won": int(values["won"]), "own": int(values["own"]),
+            "other": int(values["other"])}
+
+
+def _stored(out: Path, header: str) -> dict[tuple[int, str, int], dict[str, Any]]:
+    """The positions a run with the same seed, engine and budget observed before."""
+    found: dict[tuple[int, str, int], dict[str, Any]] = {}
+    for path in (out / f"{OBSERVATIONS}.gz", out / OBSERVATIONS):
+        if not path.is_file():
+            continue
+        raw = path.read_bytes()
+        text = (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode("utf-8")
+        first, _, body = text.partition("\n")
+        if first != header:
+            continue
+        body = body[:body.rfind("\n") + 1]  # a line cut short by a kill is dropped
+        for values in csv.DictReader(io.StringIO(body)):
+            if len(values) == len(FIELDS) and None not in values.values():
+                row = _row(values)
+                found[(row["players"], row["opponent"], row["index"])] = row
+    return found
+
+
+def _line(row: dict[str, Any]) -> str:
+    return ",".join(repr(row[f]) if f == "predicted" else str(row[f]) for f in FIELDS) + "\n"
+
+
+def _stop_on_term() -> Callable[[], None]:
+    """Make SIGTERM interrupt like Ctrl-C (a run in the background ignores SIGINT) until
+    the returned function is called; nothing outside the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, before)
+
+    return restore
+
+
+def _observe_all(out: Path, seed: int, kernel: bool, matches: int,
+                 ) -> tuple[dict[Setting, list[dict[str, Any]]], dict[Setting, int]]:
+    """Every setting's observations, the cheap settings first (the expert's last), each
+    line appended to ``out / OBSERVATIONS`` as it comes; the positions of an earlier run
+    with the same seed, engine and budget are reused, not played again. Interrupted
+    (Ctrl-C or SIGTERM), the settings stop where they are and the report is written with
+    the positions observed so far. Returns them (settings with at least one) and the number
+    planned per setting."""
+    header = _header(seed, kernel)
+    stored = _stored(out, header)
+    settings = sorted(((p, o) for p in TABLES for o in OPPONENTS),
+                      key=lambda s: (s[1] == "expert", s[0]))
+    planned = {s: _matches(s[1], matches) for s in settings}
+    rows_by: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    stop = _stop_on_term()
+    try:
+        with (out / OBSERVATIONS).open("w", encoding="utf-8") as sink:
+            sink.write(header + "\n" + ",".join(FIELDS) + "\n")
+            for players, opponent in settings:
+                count = planned[(players, opponent)]
+                rows = rows_by[(players, opponent)] = []
+                for index in range(count):
+                    row = stored.get((players, opponent, index))
+                    if row is None:
+                        row = {"index": index, "opponent": opponent,
+                               **_observe(players, opponent, index, seed, kernel)}
+                    sink.write(_line(row))
+                    rows.append(row)
+                    if (index + 1) % 100 == 0 or index + 1 == count:
+                        sink.flush()
+                        print(f"\rcalibration: {players} players against {opponent}, "
+                              f"{index + 1}/{count} matches", end="", file=sys.stderr,
+                              flush=True)
+                print(file=sys.stderr)
+    except KeyboardInterrupt:
+        print("\ncalibration: interrupted; the report gives the positions observed so far",
+              file=sys.stderr)
+    finally:
+        stop()
+    text = (out / OBSERVATIONS).read_bytes()
+    (out / f"{OBSERVATIONS}.gz").write_bytes(gzip.compress(text, mtime=0))
+    (out / OBSERVATIONS).unlink()
+    return ({(p, o): rows_by[(p, o)] for p in TABLES for o in OPPONENTS
+             if rows_by.get((p, o))}, planned)
+
+
 def _baseline(rows: list[dict[str, Any]]) -> list[float]:
     """Each row's baseline prediction, learnt on the other half (by index parity)."""
     out = []
@@ -155,32 +279,27 @@ def _skill_interval(pred: list[float], base: list[float], won: list[int],
     return skills[int(0.025 * BOOTSTRAP)], skills[int(0.975 * BOOTSTRAP) - 1]
 
 
-def _bias(pred: list[float], won: list[int]) -> dict[str, float]:
-    """The mean of (won − predicted) with its 95 % interval (Student's t)."""
-    diffs = [w - p for p, w in zip(pred, won, strict=True)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    if n < 2:
-        return {"mean": mean, "low": -math.inf, "high": math.inf}
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
-    half = t975(n - 1) * sd / math.sqrt(n)
-    return {"mean": mean, "low": mean - half, "high": mean + half}
+def _bias(test: ZTest) -> dict[str, float]:
+    """The mean of (won − predicted), its 95 % interval and its test (with the chance it
+    had of finding a bias of 3 pp)."""
+    return {"mean": test.estimate, "low": test.low, "high": test.high, "z": test.z,
+            "p": test.p, "detectable": test.detectable, "power_3pp": test.power(0.03)}
 
 
-def _bins(pred: list[float], won: list[int]) -> list[dict[str, Any]]:
+def _bins(found: Calibration) -> list[dict[str, Any]]:
     bins = []
-    for b in range(BINS):
-        members = [i for i, p in enumerate(pred)
-                   if b / BINS <= p < (b + 1) / BINS or (b == BINS - 1 and p == 1.0)]
-        n = len(members)
-        wins = sum(won[i] for i in members)
+    for b in found.bins:
+        n, wins = b.n, b.observed
         low, high = wilson_interval(wins, n) if n else (0.0, 1.0)
-        mean = sum(pred[i] for i in members) / n if n else None
-        bins.append({"bin": [b / BINS, (b + 1) / BINS], "n": n, "mean_predicted": mean,
+        mean = b.expected / n if n else None
+        bins.append({"bin": [b.low, b.high], "n": n, "mean_predicted": mean,
                      "observed": wins / n if n else None, "low": low, "high": high,
                      "inside": mean is not None and low <= mean <= high,
                      "deviation": None if mean is None else [wins / n - mean, low - mean,
-                                                             high - mean]})
+                                                             high - mean],
+                     "z": None if b.test is None else b.test.z,
+                     "p": None if b.test is None else b.test.p,
+                     "detectable": None if b.test is None else b.test.detectable})
     return bins
 
 
@@ -230,43 +349,62 @@ def _pp(value: float, signed: bool = True) -> str:
     return f"{value * 100:{'+' if signed else ''}.1f}"
 
 
+def _summary(players: int, opponent: str, rows: list[dict[str, Any]],
+             seed: int) -> dict[str, Any]:
+    """One setting's figures: its tests, bins and Brier scores."""
+    pred = [r["predicted"] for r in rows]
+    won = [r["won"] for r in rows]
+    base = _baseline(rows)
+    brier, brier0 = _brier(pred, won), _brier(base, won)
+    tests = calibration_tests(pred, won, BINS, MIN_BIN)
+    bins = _bins(tests)
+    largest = _largest(bins)
+    tested = [b["detectable"] for b in bins if b["detectable"] is not None]
+    return {
+        "players": players, "opponent": opponent, "matches": len(rows), "brier": brier,
+        "brier_baseline": brier0, "skill": 1 - brier / brier0 if brier0 else 0.0,
+        "skill_ci": list(_skill_interval(pred, base, won, seed)),
+        "bias": _bias(tests.bias),
+        "spread": {"deviation": tests.spread.estimate, "low": tests.spread.low,
+                   "high": tests.spread.high, "z": tests.spread.z, "p": tests.spread.p,
+                   "detectable": tests.spread.detectable},
+        "worst_bin": {"bin": None if tests.worst_bin is None else bins[tests.worst_bin]["bin"],
+                      "p": tests.worst_bin_p,
+                      "detectable_median": sorted(tested)[len(tested) // 2] if tested
+                      else None,
+                      "detectable_least": min(tested) if tested else None},
+        "flags": list(tests.flags), "calibrated": tests.calibrated,
+        "test_level": tests.level, "bins": bins,
+        "largest_deviation": None if largest is None else {
+            "bin": largest["bin"], "n": largest["n"], "deviation": largest["deviation"]},
+        "median_half_width": _median_half_width(bins),
+        "bins_inside": sum(b["inside"] for b in bins if b["n"]),
+        "bins_used": sum(1 for b in bins if b["n"]),
+        "won_share": sum(won) / len(won),
+        "standings": dict(Counter(f"{r['own']}-{r['other']}" for r in rows))}
+
+
 def analyse(results: Results, settings: Settings, report: Report) -> None:
     kernel = settings.engine == "fast"
-    rows_by: dict[tuple[int, str], list[dict[str, Any]]] = {}
-    for players in TABLES:
-        for opponent in OPPONENTS:
-            count = _matches(opponent, settings.matches)
-            rows = []
-            for index in range(count):
-                rows.append(_observe(players, opponent, index, settings.seed, kernel))
-                if (index + 1) % 100 == 0 or index + 1 == count:
-                    print(f"\rcalibration: {players} players against {opponent}, "
-                          f"{index + 1}/{count} matches", end="", file=sys.stderr, flush=True)
-            print(file=sys.stderr)
-            rows_by[(players, opponent)] = rows
-    found: dict[tuple[int, str], dict[str, Any]] = {}
-    for (players, opponent), rows in rows_by.items():
-        pred = [r["predicted"] for r in rows]
-        won = [r["won"] for r in rows]
-        base = _baseline(rows)
-        brier, brier0 = _brier(pred, won), _brier(base, won)
-        bins = _bins(pred, won)
-        largest = _largest(bins)
-        found[(players, opponent)] = {
-            "players": players, "opponent": opponent, "matches": len(rows), "brier": brier,
-            "brier_baseline": brier0, "skill": 1 - brier / brier0 if brier0 else 0.0,
-            "skill_ci": list(_skill_interval(pred, base, won, settings.seed)),
-            "bias": _bias(pred, won), "bins": bins,
-            "largest_deviation": None if largest is None else {
-                "bin": largest["bin"], "n": largest["n"],
-                "deviation": largest["deviation"]},
-            "median_half_width": _median_half_width(bins),
-            "bins_inside": sum(b["inside"] for b in bins if b["n"]),
-            "bins_used": sum(1 for b in bins if b["n"]),
-            "won_share": sum(won) / len(won),
-            "standings": dict(Counter(f"{r['own']}-{r['other']}" for r in rows))}
+    rows_by, planned = _observe_all(report.out, settings.seed, kernel, settings.matches)
+    found = {key: _summary(*key, rows, settings.seed) for key, rows in rows_by.items()}
+    for key, f in found.items():
+        f["planned"] = planned[key]
+    flagged = [f for f in found.values() if not f["calibrated"]]
     report.heading("Headline")
     report.bullets([_headline(f) for f in found.values()])
+    report.para(_verdict(list(found.values()), flagged))
+    missing = [f"{f['players']} players against {f['opponent']} ({fmt_count(f['matches'])} "
+               f"of {fmt_count(f['planned'])} positions)"
+               for f in found.values() if f["matches"] < f["planned"]]
+    missing += [f"{players} players against {opponent} (none of {fmt_count(count)})"
+                for (players, opponent), count in planned.items() if (players, opponent)
+                not in found]
+    if missing:
+        report.para("**Not done:** the run was interrupted before " + "; ".join(missing)
+                    + f". Rerunning `{settings.command()}` with the same --out reuses the "
+                    f"positions in `{OBSERVATIONS}.gz` and plays only the rest.")
+    report.figures["planned"] = {f"{p}p-{o}": n for (p, o), n in planned.items()}
     report.heading("Method")
     expert = (f" (at most {fmt_count(EXPERT_MATCHES)} against the expert, whose every "
               "decision is a search)" if settings.matches > EXPERT_MATCHES else "")
@@ -274,30 +412,52 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
         f"{fmt_count(settings.matches)} matches per table size (standard rules) and "
         f"opponent kind{expert}, {fmt_count(sum(len(r) for r in rows_by.values()))} in all: "
         "seat 0 plays like greedy (good), every other seat like the opponent kind. One of "
-        "seat 0's decisions per match is drawn at random; there seat 0's chance is "
+        "seat 0's decisions per match is drawn at random (one per match, so the positions "
+        "are independent); there seat 0's chance is "
         f"predicted as the win bar and the hints do ({SAMPLES} sampled deals from the "
         "view, the best action's match-win chance, every seat assumed to play like "
-        "greedy), against whether seat 0 won the match. Each bin's interval is Wilson's; "
+        "greedy), against whether seat 0 won the match. The positions are in "
+        f"`{OBSERVATIONS}.gz` beside this report (a rerun with the same seed reuses them). "
+        "Each bin's interval is Wilson's; "
         "its deviation is the observed share minus the bin's mean prediction, with that "
-        f"interval; the largest deviation is over bins of at least {MIN_BIN} predictions, "
-        "and the median half-width of those bins' intervals is the deviation a bin could "
-        "show. The bias is the mean of (won − predicted) with Student's t interval. "
-        "Baseline: the observed win rate of the same standing (own rounds won, best "
-        "opponent's rounds won: the board sizes) in the other half of the matches. "
+        "interval. Baseline of the Brier score: the observed win rate of the same standing "
+        "(own rounds won, best opponent's rounds won: the board sizes) in the other half "
+        "of the matches. "
         + ("Matches of greedy, kid and sometimes are played by the numba kernel, the "
            "expert's by the rules engine." if kernel else
            "All matches are played by the rules engine."))
+    report.para(
+        "**The tests** (`trashcards.lab.calibration_stats`). Were the chances "
+        "calibrated, each result would be a coin with the predicted chance, so "
+        "(won − predicted) has mean 0 and variance p (1 − p) exactly; three z tests use "
+        "that variance: the **bias** (mean of won − predicted: every prediction too high "
+        "or too low), the **spread** (the least-squares slope of won − predicted on the "
+        "prediction's distance from the mean, shown as the deviation it makes "
+        f"{SPREAD_AT * 100:.0f} pp from the mean: negative when the chances are too "
+        "extreme, over-confident), and the **worst bin** (each bin of at least "
+        f"{MIN_BIN} predictions' deviation over its variance, the smallest p-value "
+        "corrected for the number of bins, Šidák). The three share a 5 % level (each at "
+        f"{ALPHA / TESTS * 100:.2f} %), so a calibrated predictor is flagged in at most "
+        "5 % of the settings. Beside each: the smallest deviation of that kind the test "
+        f"detects with {POWER * 100:.0f} % power at its level, given these predictions "
+        "(what the data could see). Checked on synthetic predictions "
+        "(tests/lab/test_calibration_stats.py): at 2,000 predictions an honest "
+        "predictor is flagged in about 4 % of samples, a 3 pp bias in about 85 %.")
     report.heading("Results")
-    report.table(["players", "opponent", "predictions", "bias: won − predicted (95 %)",
-                  "largest bin deviation (95 %)", "a bin could show (median ±)",
-                  "bins whose interval holds the mean prediction", "Brier (coach)",
-                  "Brier (baseline)", "Brier skill score (95 %)"],
+    report.table(["players", "opponent", "predictions", "bias: won − predicted (95 %), p",
+                  "bias it could see (80 % power; chance of seeing 3 pp)",
+                  "spread at ±40 pp (95 %), p", "spread it could see",
+                  "worst bin, p (corrected)", "one bin's bias it could see (least–median)",
+                  "verdict", "Brier (coach)", "Brier (baseline)", "Brier skill score (95 %)"],
                  [[str(f["players"]), f["opponent"], fmt_count(f["matches"]),
-                   _bias_text(f["bias"]), _largest_text(f["largest_deviation"]),
-                   "–" if f["median_half_width"] is None
-                   else f"{_pp(f['median_half_width'], False)} pp",
-                   f"{f['bins_inside']} of {f['bins_used']}", f"{f['brier']:.4f}",
-                   f"{f['brier_baseline']:.4f}",
+                   f"{_bias_text(f['bias'])}, {_p(f['bias']['p'])}",
+                   f"±{_pp(f['bias']['detectable'], False)} pp (3 pp: "
+                   f"{f['bias']['power_3pp'] * 100:.0f} %)",
+                   f"{_deviation_text([f['spread'][k] for k in ('deviation', 'low', 'high')])}"
+                   f", {_p(f['spread']['p'])}",
+                   f"±{_pp(f['spread']['detectable'], False)} pp",
+                   _worst_text(f["worst_bin"]), _bin_power_text(f["worst_bin"]),
+                   _verdict_word(f), f"{f['brier']:.4f}", f"{f['brier_baseline']:.4f}",
                    f"{f['skill']:+.3f} ({f['skill_ci'][0]:+.3f} to {f['skill_ci'][1]:+.3f})"]
                   for f in found.values()])
     series: dict[int, dict[str, list[dict[str, Any]]]] = defaultdict(dict)
@@ -308,15 +468,22 @@ def analyse(results: Results, settings: Settings, report: Report) -> None:
     for (players, opponent), f in found.items():
         report.heading(f"{players} players against {opponent}, by bin", 3)
         report.table(["predicted", "predictions", "mean predicted", "observed (95 %)",
-                      "deviation (95 %)"],
+                      "deviation (95 %)", "z", "a bias here it could see"],
                      [[f"{b['bin'][0] * 100:.0f}–{b['bin'][1] * 100:.0f} %", str(b["n"]),
                        f"{b['mean_predicted'] * 100:.1f} %" if b["n"] else "–",
                        f"{b['observed'] * 100:.1f} % ({b['low'] * 100:.1f}–"
                        f"{b['high'] * 100:.1f})" if b["n"] else "–",
-                       _deviation_text(b["deviation"]) if b["n"] else "–"]
+                       _deviation_text(b["deviation"]) if b["n"] else "–",
+                       "–" if b["z"] is None else f"{b['z']:+.2f}",
+                       "–" if b["detectable"] is None
+                       else f"±{_pp(b['detectable'], False)} pp"]
                       for b in f["bins"]])
     report.figures["calibration"] = {f"{players}p-{opponent}": f
                                      for (players, opponent), f in found.items()}
+
+
+def _p(value: float) -> str:
+    return "p < 0.001" if value < 0.001 else f"p = {value:.3f}"
 
 
 def _bias_text(bias: dict[str, float]) -> str:
@@ -328,24 +495,54 @@ def _deviation_text(deviation: list[float]) -> str:
     return f"{_pp(mean)} pp ({_pp(low)} to {_pp(high)})"
 
 
-def _largest_text(largest: dict[str, Any] | None) -> str:
-    if largest is None:
+def _worst_text(worst: dict[str, Any]) -> str:
+    if worst["bin"] is None:
         return "–"
-    low, high = largest["bin"]
-    return (f"{_deviation_text(largest['deviation'])} in {low * 100:.0f}–{high * 100:.0f} % "
-            f"(n = {fmt_count(largest['n'])})")
+    low, high = worst["bin"]
+    return f"{low * 100:.0f}–{high * 100:.0f} %, {_p(worst['p'])}"
+
+
+def _bin_power_text(worst: dict[str, Any]) -> str:
+    if worst["detectable_least"] is None:
+        return "–"
+    return (f"±{_pp(worst['detectable_least'], False)}–"
+            f"{_pp(worst['detectable_median'], False)} pp")
+
+
+def _verdict_word(f: dict[str, Any]) -> str:
+    return ("no miscalibration seen" if f["calibrated"]
+            else "miscalibrated: " + ", ".join(f["flags"]))
+
+
+def _verdict(found: list[dict[str, Any]], flagged: list[dict[str, Any]]) -> str:
+    if not found:
+        return ""
+    chance = 1 - 0.95 ** len(found)
+    names = ", ".join(f"{f['players']} players against {f['opponent']}" for f in flagged)
+    seen = (f"{len(flagged)} of {len(found)} settings flagged ({names})" if flagged
+            else f"none of the {len(found)} settings flagged")
+    biases = [f["bias"]["detectable"] for f in found]
+    return (f"**What the numbers support:** {seen} at the 5 % level per setting (with "
+            f"{len(found)} settings, a calibrated predictor would have at least one flagged "
+            f"{chance * 100:.0f} % of the time). A bias of every prediction this data would "
+            f"see is ±{_pp(min(biases), False)}–{_pp(max(biases), False)} pp (80 % power), "
+            "so a 3 pp bias of all predictions would show in most settings; a bias confined "
+            "to one bin would have to be several times larger (the table below).")
 
 
 def _headline(f: dict[str, Any]) -> str:
-    bias = f["bias"]
-    shown = bias["low"] > 0 or bias["high"] < 0
+    bias, spread = f["bias"], f["spread"]
+    short = (f" of the {fmt_count(f['planned'])} planned"
+             if f.get("planned", f["matches"]) > f["matches"] else "")
     return (f"**{f['players']} players against {f['opponent']}** ({fmt_count(f['matches'])} "
-            f"predictions): bias {_bias_text(bias)}"
-            + (" — measurable" if shown else " — none measurable")
-            + f"; largest bin deviation {_largest_text(f['largest_deviation'])}; "
-            f"{f['bins_inside']} of {f['bins_used']} bins hold their mean prediction; "
-            f"Brier {f['brier']:.4f} against {f['brier_baseline']:.4f} for the standing "
-            f"alone ({f['skill'] * 100:+.1f} % skill).")
+            f"prediction{'' if f['matches'] == 1 else 's'}{short}): {_verdict_word(f)}; "
+            f"bias {_bias_text(bias)} "
+            f"({_p(bias['p'])}; it could see ±{_pp(bias['detectable'], False)} pp, "
+            f"a 3 pp bias with {bias['power_3pp'] * 100:.0f} % chance), spread "
+            f"{_pp(spread['deviation'])} pp at ±40 pp ({_p(spread['p'])}), worst bin "
+            f"{_worst_text(f['worst_bin'])}; Brier {f['brier']:.4f} against "
+            f"{f['brier_baseline']:.4f} for the standing alone ({f['skill'] * 100:+.1f} % "
+            "skill).")
 
 
 EXPERIMENT = Experiment(
@@ -354,7 +551,7 @@ EXPERIMENT = Experiment(
     question="Predicted match-win chances (the win bar, the hints) against who won, per "
              "table size and opponent kind: a reliability diagram, the bias, and the "
              "Brier score against a baseline that knows only the standing.",
-    default_matches={"fast": 10_000, "reference": 300},
+    default_matches={"fast": 2_000, "reference": 300},
     plan=plan,
     analyse=analyse,
     unit="table size and opponent kind",
