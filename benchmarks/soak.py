@@ -45,73 +45,64 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
 import servetools
 from pgtools import DURABLE, PostgresMissingError, running_cluster
 
-from server import Attacker, VictimStats, percentile
-from trashcards.bots import make_bot
-from trashcards.rules import Rules
-from trashcards.web.viewjson import view_from_json
+from players_sim import Pace, Person
+from server import Attacker, VictimStats, ai_ready, percentile
 
 #: The players' addresses: 127.0.1.1 … 127.0.1.ADDRESSES (spectators: 127.0.2.x).
 ADDRESSES = 100
-#: Seconds a person thinks before a decision (uniform), and before the next round.
-THINK = (1.5, 4.5)
-#: Share of decisions a person asks a hint for; share of tables with an expert bot;
-#: one table in SPECTATED has a spectator.
-HINT_SHARE, EXPERT_SHARE, SPECTATED = 0.25, 0.2, 4
+#: How a person plays: 1.5 to 4.5 s before each decision and before the next round, a
+#: hint before a quarter of its decisions.
+PACE = Pace(think=(1.5, 4.5), hint_share=0.25, next_round=True)
+#: Share of tables with an expert bot; one table in SPECTATED has a spectator.
+EXPERT_SHARE, SPECTATED = 0.2, 4
 
 
 # -- the players (a process of their own: ``--players``) -----------------------------------
 
 
 class Player:
-    """One table: a person against a server bot, playing match after match."""
+    """One table: a person against a server bot, playing match after match, joining
+    again after a broken connection; a spectator at one table in :data:`SPECTATED`."""
 
     def __init__(self, url: str, index: int, out: Any) -> None:
         self.url = url
         self.index = index
         self.address = f"127.0.1.{1 + index % ADDRESSES}"
-        self.rng = random.Random(f"soak/{index}")
-        self.person = make_bot("greedy", random.Random(f"soak-person/{index}"))
-        self.rules = Rules.preset_named("standard")
-        self.bot = "expert" if self.rng.random() < EXPERT_SHARE else "greedy"
+        self.bot = ("expert" if random.Random(f"soak/{index}").random() < EXPERT_SHARE
+                    else "greedy")
         self.out = out
-        self._acting: set[asyncio.Future[None]] = set()
+        self.person = Person(url, f"soak/{index}", PACE, self.emit, self.address)
 
     def emit(self, *sample: Any) -> None:
         self.out.write(json.dumps(sample) + "\n")
 
     async def run(self, stop: asyncio.Event) -> None:
         transport = httpx.AsyncHTTPTransport(local_address=self.address, retries=3)
+        made: tuple[str, str] | None = None
         async with httpx.AsyncClient(timeout=60, transport=transport) as http:
-            made: dict[str, Any] = {}
-            while not stop.is_set() and "table_id" not in made:
-                answer = await http.post(f"{self.url}/api/tables", json={
-                    "rules": {"preset": "standard"}, "hints": True,
-                    "seats": [{"kind": "me", "name": "Person"},
-                              {"kind": "bot", "bot": self.bot}]})
-                if answer.status_code == 201:
-                    made = answer.json()
-                else:
-                    self.emit("error", time.monotonic(), f"create {answer.status_code}")
+            while not stop.is_set() and made is None:
+                made = await self.person.create(http, self.bot)
+                if made is None:
                     await asyncio.sleep(5)
-        if stop.is_set():
+        if made is None:
             return
-        table_id: str | None = made["table_id"]
-        token = made["seats"][0]["token"]
+        table_id: str | None
+        table_id, token = made
         while table_id is not None and not stop.is_set():
             spectator = (asyncio.create_task(self._watch(table_id, stop))
                          if self.index % SPECTATED == 0 else None)
             try:
-                table_id = await self._play(table_id, token, stop)
+                table_id = await self.person.play(table_id, token, stop)
             except Exception as exc:  # counted; it joins again
                 self.emit("error", time.monotonic(), type(exc).__name__)
-                await asyncio.sleep(2)  # reconnect and join again
+                await asyncio.sleep(2)
             finally:
                 if spectator is not None:
                     spectator.cancel()
@@ -125,64 +116,6 @@ class Player:
                 await ws.send(json.dumps({"type": "join", "tokens": [], "version": None}))
                 while not stop.is_set():
                     await ws.recv()
-
-    async def _play(self, table_id: str, token: str, stop: asyncio.Event) -> str | None:
-        ws_url = self.url.replace("http", "ws", 1) + f"/ws/{table_id}"
-        sent: dict[int, tuple[float, str]] = {}
-        asked: dict[int, float] = {}
-        async with connect(ws_url, max_queue=None, ping_interval=None, open_timeout=60,
-                           compression=None, local_addr=(self.address, 0)) as ws:
-            await ws.send(json.dumps({"type": "join", "tokens": [token], "version": None}))
-            async for text in ws:
-                now = time.monotonic()
-                message = json.loads(text)
-                kind = message["type"]
-                if kind == "error":
-                    self.emit("error", now, message["code"])
-                    continue
-                if kind == "rematch":
-                    return str(message["table_id"])
-                if kind == "hint":
-                    start = asked.pop(message["version"], None)
-                    if start is not None:
-                        self.emit("hint", now, now - start)
-                    continue
-                if kind not in ("state", "events"):
-                    continue
-                state, version = message["state"], message["version"]
-                if kind == "events":
-                    mine = sent.get(message["from_version"])
-                    if mine is not None and mine[1]:  # the answer to this person's act
-                        del sent[message["from_version"]]
-                        self.emit("move", now, now - mine[0])
-                        self.emit("ack", table_id, message["from_version"], mine[1])
-                if stop.is_set():
-                    return None
-                if state["phase"] == "match_over":
-                    await ws.send(json.dumps({"type": "rematch", "token": token}))
-                elif state["phase"] == "round_over":
-                    await asyncio.sleep(self.rng.uniform(*THINK))
-                    await ws.send(json.dumps({"type": "next_round", "token": token}))
-                elif state["to_act"] == 0 and state["phase"] in ("draw", "wild", "swap") \
-                        and version not in sent:
-                    if self.rng.random() < HINT_SHARE:
-                        asked[version] = time.monotonic()
-                        await ws.send(json.dumps({"type": "hint", "token": token,
-                                                  "version": version}))
-                    acting = asyncio.ensure_future(self._act(ws, token, state, version, sent))
-                    self._acting.add(acting)
-                    acting.add_done_callback(self._acting.discard)
-        return None
-
-    async def _act(self, ws: ClientConnection, token: str, state: dict[str, Any],
-                   version: int, sent: dict[int, tuple[float, str]]) -> None:
-        sent[version] = (0.0, "")  # taken: one act per version
-        await asyncio.sleep(self.rng.uniform(*THINK))
-        action = str(self.person.choose(view_from_json(state, self.rules)))
-        sent[version] = (time.monotonic(), f"0: {action}")
-        with contextlib.suppress(Exception):  # the socket closed meanwhile: join again
-            await ws.send(json.dumps({"type": "act", "token": token, "action": action,
-                                      "version": version}))
 
 
 def players_main(args: argparse.Namespace) -> None:
@@ -384,6 +317,7 @@ def soak(args: argparse.Namespace) -> None:
         servetools.drain(proc, prefix="[serve] ")
         try:
             servetools.wait_healthy(url, proc, 120)
+            asyncio.run(ai_ready(url))  # measure a server past its AI's warm-up
             collected = Collected()
             per = -(-args.tables // args.player_processes)
             players = [subprocess.Popen(
@@ -465,7 +399,7 @@ def _report(args: argparse.Namespace, kind: str,
           f"average min {min(loads, default=0):.1f}, mean "
           f"{sum(loads) / max(1, len(loads)):.1f}, max {max(loads, default=0):.1f}")
     print(f"players: {args.tables} tables (a person against a bot, {EXPERT_SHARE:.0%} "
-          f"expert), a hint before {HINT_SHARE:.0%} of decisions, a spectator at one in "
+          f"expert), a hint before {PACE.hint_share:.0%} of decisions, a spectator at one in "
           f"{SPECTATED}; attack: {'none' if args.no_attack else attack or 'ran'}")
     print(f"moves answered: {len(collected.all_moves)}; p50 / p99 "
           f"{percentile(moves, 0.5) * ms:.0f} / {percentile(moves, 0.99) * ms:.0f} ms "
@@ -478,6 +412,11 @@ def _report(args: argparse.Namespace, kind: str,
     print(f"RSS after the warm-up (minute {first[0]:.1f} to {last[0]:.1f}): server "
           f"{first[1]:.0f} -> {last[1]:.0f} MiB ({growth[0]:+.0f}), AI workers "
           f"{first[2]:.0f} -> {last[2]:.0f} MiB ({growth[1]:+.0f})")
+    errors: dict[str, int] = {}
+    for interval in collected.intervals:
+        for code, count in interval.errors.items():
+            errors[code] = errors.get(code, 0) + count
+    print(f"players' errors over the run: {errors or 'none'}")
     print(f"moves lost: {lost} of {looked} acknowledged moves looked up in the database")
 
 
