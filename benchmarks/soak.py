@@ -192,17 +192,13 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def _is_ai_worker(pid: int) -> bool:
-    """Whether ``pid`` is a process spawned by multiprocessing (an AI worker, or a
-    match-odds computation), not its resource tracker."""
-    return b"spawn_main" in _cmdline(pid)
-
-
-def _servers(pid: int) -> list[int]:
-    """The processes that serve: ``pid``, or with ``--workers`` its children."""
-    children = [c for c in _children(pid) if not _is_ai_worker(c)
-                and b"resource_tracker" not in _cmdline(c)]
-    return children or [pid]
+def _servers(pid: int, workers: int) -> list[int]:
+    """The processes that serve: ``pid``, or with ``workers`` > 1 its children, uvicorn's
+    worker processes (multiprocessing children, as the AI workers are: told apart by
+    their place in the tree, not their command line), without the resource tracker."""
+    if workers == 1:
+        return [pid]
+    return [c for c in _children(pid) if b"resource_tracker" not in _cmdline(c)]
 
 
 def _cmdline(pid: int) -> bytes:
@@ -212,25 +208,26 @@ def _cmdline(pid: int) -> bytes:
         return b""
 
 
-def loop_waited(pid: int) -> float:
+def loop_waited(pid: int, workers: int) -> float:
     """Seconds the serving processes' main threads (their event loops) spent runnable
     but not running so far, added up (``/proc/PID/schedstat``: the CPU was taken)."""
     total = 0.0
-    for server in _servers(pid):
+    for server in _servers(pid, workers):
         with contextlib.suppress(OSError, IndexError, ValueError):
             total += int(Path(f"/proc/{server}/task/{server}/schedstat").read_text()
                          .split()[1]) / 1e9
     return total
 
 
-def memory(pid: int) -> tuple[float, float, int]:
+def memory(pid: int, workers: int) -> tuple[float, float, int]:
     """(RSS of the server's processes, RSS of their AI workers, how many workers), in
     MiB: ``pid`` and its children that serve (``--workers``: the supervisor's), the
     multiprocessing children of those."""
-    servers = _servers(pid)
-    workers = [c for s in servers for c in _children(s) if _is_ai_worker(c)]
+    servers = _servers(pid, workers)
+    ai = [c for s in servers for c in _children(s)
+          if b"spawn_main" in _cmdline(c)]  # not the resource tracker
     serving = sum(_rss_mib(s) for s in servers) + (_rss_mib(pid) if servers != [pid] else 0)
-    return serving, sum(_rss_mib(w) for w in workers), len(workers)
+    return serving, sum(_rss_mib(w) for w in ai), len(ai)
 
 
 @dataclass
@@ -358,14 +355,14 @@ def _sample(args: argparse.Namespace, pid: int, collected: Collected,
     print("| minute | server RSS | AI workers' RSS (processes) | move p50 / p99 (n) | "
           "hint p50 / p99 (n) | errors | loop waiting for a CPU | load |", flush=True)
     print("| --- | --- | --- | --- | --- | --- | --- | --- |", flush=True)
-    last, waited = started, loop_waited(pid)
+    last, waited = started, loop_waited(pid, args.workers)
     while (elapsed := time.monotonic() - started) < seconds:
         time.sleep(min(args.sample, max(0.1, seconds - elapsed)))
-        server, ai, count = memory(pid)
+        server, ai, count = memory(pid, args.workers)
         interval = collected.next_interval()
         load = os.getloadavg()[0]
-        now, now_waited = time.monotonic(), loop_waited(pid)
-        share = (now_waited - waited) / max(1e-9, now - last) / len(_servers(pid))
+        now, now_waited = time.monotonic(), loop_waited(pid, args.workers)
+        share = (now_waited - waited) / max(1e-9, now - last) / len(_servers(pid, args.workers))
         last, waited = now, now_waited
         minute = (now - started) / 60
         rows.append((minute, server, ai, count, interval, load))

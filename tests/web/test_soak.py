@@ -1,13 +1,18 @@
 """The simulated person of the server benchmarks (benchmarks/players_sim.py) and the
-soak's lost-moves check (benchmarks/soak.py): a person plays through a real server
+soak's checks (benchmarks/soak.py). A person plays through a real server
 (``trashcards serve``), every act the server answered is reported as acknowledged, and
 each of those is in the database as sent, even after the server was killed (SIGKILL);
-the check finds a move that is missing or stored differently."""
+the check finds a move that is missing or stored differently. The memory of several
+server processes is told apart from their AI workers'."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import signal
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +23,7 @@ from webtools import run_async, server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from players_sim import Pace, Person
-from soak import lost_moves
+from soak import _children, lost_moves, memory
 
 pytest.importorskip("websockets.asyncio.client")
 
@@ -70,3 +75,62 @@ def test_lost_moves_finds_a_missing_or_changed_move(tmp_path: Path) -> None:
     assert lost_moves(str(db), [("t0", 0, "0: draw stock")]) == (0, 1)
     assert lost_moves(str(db), [("t0", 0, "0: draw discard")]) == (1, 1)
     assert lost_moves(str(db), [("t0", 2, "0: draw stock"), ("t1", 0, "0: x")]) == (2, 2)
+
+
+_TREE = """
+import multiprocessing, sys, time
+
+def ai_worker(ready):
+    block = bytearray(48 << 20)  # resident: written
+    for i in range(0, len(block), 4096):
+        block[i] = 1
+    ready.put(1)
+    time.sleep(120)
+
+def server(ready):
+    child = multiprocessing.get_context("spawn").Process(target=ai_worker, args=(ready,))
+    child.start()
+    time.sleep(120)
+
+if __name__ == "__main__":
+    spawn = multiprocessing.get_context("spawn")
+    ready = spawn.Queue()
+    servers = [spawn.Process(target=server, args=(ready,)) for _ in range(2)]
+    for process in servers:
+        process.start()
+    for _ in servers:
+        ready.get()
+    print("ready", flush=True)
+    time.sleep(120)
+"""
+
+
+@pytest.mark.slow
+def test_soak_memory_tells_server_processes_from_their_ai_workers(tmp_path: Path) -> None:
+    """With ``--workers``, uvicorn's server processes are multiprocessing children of
+    the supervisor, as the AI workers are of each server: the AI workers' memory is the
+    grandchildren's (48 MiB each here), not the server processes'."""
+    script = tmp_path / "tree.py"
+    script.write_text(_TREE)
+    tree = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        assert tree.stdout is not None
+        assert tree.stdout.readline().strip() == "ready"
+        servers, ai, count = memory(tree.pid, 2)
+        assert count == 2
+        assert ai >= 2 * 48
+        assert servers < 2 * 48
+    finally:
+        for child in _descendants(tree.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
+        tree.kill()
+        tree.wait()
+
+
+def _descendants(pid: int) -> list[int]:
+    out = []
+    for child in _children(pid):
+        out += [child, *_descendants(child)]
+    return out
