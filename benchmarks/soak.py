@@ -138,6 +138,9 @@ def players_main(args: argparse.Namespace) -> None:
         stop.set()
         await asyncio.wait(tasks, timeout=15)
         out.flush()
+        for task in tasks:
+            task.cancel()
+        await asyncio.wait(tasks, timeout=15)
 
     asyncio.run(play())
 
@@ -330,11 +333,15 @@ def soak(args: argparse.Namespace) -> None:
                 [sys.executable, str(here), "--attackers", url, "--seconds", str(seconds)],
                 stdout=subprocess.PIPE, text=True)
             timeline = _sample(args, proc.pid, collected, seconds)
-            for process in players:
-                process.wait(timeout=120)
+            for process in players:  # what they sent is read; a client that hangs
+                _end(process)         # on its way out is killed
             attack_counts: dict[str, int] = {}
             if attackers is not None:
-                out, _err = attackers.communicate(timeout=120)
+                try:
+                    out, _err = attackers.communicate(timeout=60)
+                except subprocess.TimeoutExpired:
+                    attackers.kill()
+                    out, _err = attackers.communicate()
                 with contextlib.suppress(ValueError, IndexError):
                     attack_counts = json.loads(out.strip().splitlines()[-1])
             for reader in readers:
@@ -343,6 +350,15 @@ def soak(args: argparse.Namespace) -> None:
             servetools.stop(proc, grace=30)  # a clean stop, as an operator's
         lost, looked = lost_moves(db, collected.acks)
     _report(args, kind, timeline, collected, lost, looked, attack_counts)
+
+
+def _end(process: subprocess.Popen[str], timeout: float = 60.0) -> None:
+    """Wait for a client process past its time; kill it after ``timeout`` seconds."""
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def _sample(args: argparse.Namespace, pid: int, collected: Collected,

@@ -23,7 +23,7 @@ from webtools import run_async, server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from players_sim import Pace, Person
-from soak import _children, lost_moves, memory
+from soak import _children, _end, lost_moves, memory
 
 pytest.importorskip("websockets.asyncio.client")
 
@@ -134,3 +134,15 @@ def _descendants(pid: int) -> list[int]:
     for child in _children(pid):
         out += [child, *_descendants(child)]
     return out
+
+
+def test_soak_kills_a_client_that_hangs_past_its_time() -> None:
+    """The soak's clients are waited for after their time, then killed: a client that
+    hung on its way out lost the 30-minute run's summary and lost-moves check."""
+    hung = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        _end(hung, timeout=0.5)
+        assert hung.returncode == -signal.SIGKILL
+    finally:
+        hung.kill()
+        hung.wait()
