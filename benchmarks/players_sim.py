@@ -38,6 +38,9 @@ from trashcards.web.viewjson import view_from_json
 
 #: The phases in which a seat decides.
 DECIDING = ("draw", "wild", "swap")
+#: Errors after which the person sends its unanswered act again, after ``retry_after``
+#: (the server asks to wait: an owner moving, a database outage, a rate).
+RETRY = frozenset({"unavailable", "storage_error", "rate_limited"})
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,11 @@ class Person:
                 kind = message["type"]
                 if kind == "error":
                     self.emit("error", now, _error_code(message))
+                    if message["code"] in RETRY and not stop.is_set():
+                        unanswered = [v for v, (_at, move) in sent.items() if move]
+                        if unanswered:  # the act (never a hint: not retried)
+                            self._spawn(self._again(ws, token, max(unanswered), sent,
+                                                    float(message.get("retry_after") or 1)))
                     continue
                 if kind == "rematch":
                     return str(message["table_id"])
@@ -150,6 +158,17 @@ class Person:
         with contextlib.suppress(Exception):  # the socket closed meanwhile: join again
             await ws.send(json.dumps({"type": "act", "token": token, "action": action,
                                       "version": version}))
+
+    async def _again(self, ws: ClientConnection, token: str, version: int,
+                     sent: dict[int, tuple[float, str]], wait: float) -> None:
+        """Send the act at ``version`` again after ``wait`` seconds, unless answered
+        meanwhile (its latency still counts from the first send)."""
+        await asyncio.sleep(wait)
+        if version in sent and sent[version][1]:
+            action = sent[version][1].removeprefix("0: ")
+            with contextlib.suppress(Exception):
+                await ws.send(json.dumps({"type": "act", "token": token, "action": action,
+                                          "version": version}))
 
     async def _next_round(self, ws: ClientConnection, token: str) -> None:
         await self._think()

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import random
 import signal
 import sqlite3
 import subprocess
@@ -146,3 +148,64 @@ def test_soak_kills_a_client_that_hangs_past_its_time() -> None:
     finally:
         hung.kill()
         hung.wait()
+
+
+async def _retried(code: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """A stand-in server: the person's first act is refused with ``code`` (wait 0.05 s),
+    the next one answered. (The acts it received, the person's samples.)"""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    acts: list[str] = []
+    samples: list[tuple[Any, ...]] = []
+    view = _first_view()
+
+    async def table(ws: ServerConnection) -> None:
+        await ws.recv()  # join
+        await ws.send(json.dumps({"type": "state", "version": 3,
+                                  "state": view}))
+        async for text in ws:
+            message = json.loads(text)
+            if message["type"] != "act":
+                continue
+            acts.append(message["action"])
+            if len(acts) == 1:
+                await ws.send(json.dumps({"type": "error", "code": code, "message": "wait",
+                                          "retry_after": 0.05}))
+            else:
+                await ws.send(json.dumps({"type": "events", "from_version": 3,
+                                          "version": 4, "events": [],
+                                          "state": {**view, "to_act": 1}}))
+                await ws.close()
+
+    async with serve(table, "127.0.0.1", 0) as stand_in:
+        port = stand_in.sockets[0].getsockname()[1]
+        person = Person(f"http://127.0.0.1:{port}", "retry",
+                        Pace(think=(0.0, 0.0), hint_share=0.0),
+                        lambda *sample: samples.append(sample))
+        await asyncio.wait_for(person.play("t0", "token", asyncio.Event()), 60)
+    return acts, samples
+
+
+def _first_view() -> dict[str, Any]:
+    """The view JSON of seat 0 at the first decision of a seeded standard match."""
+    from trashcards.rules import Rules
+    from trashcards.session import Match
+    from trashcards.statejson import view_json
+    from trashcards.views import view
+
+    for seed in range(20):  # a deal where seat 0 begins
+        match = Match(Rules.preset_named("standard"), ["a", "b"], random.Random(seed))
+        match.advance()
+        if match.state.to_act == 0:
+            break
+    assert match.state.to_act == 0
+    data: dict[str, Any] = view_json(view(match.state, 0))
+    return data
+
+
+@pytest.mark.parametrize("code", ["unavailable", "storage_error", "rate_limited"])
+def test_a_person_sends_its_act_again_when_told_to_wait(code: str) -> None:
+    acts, samples = run_async(_retried(code))
+    assert len(acts) == 2
+    assert acts[0] == acts[1]
+    assert [s[0] for s in samples if s[0] in ("move", "ack")] == ["move", "ack"]
