@@ -2,8 +2,10 @@
 soak's checks (benchmarks/soak.py). A person plays through a real server
 (``trashcards serve``), every act the server answered is reported as acknowledged, and
 each of those is in the database as sent, even after the server was killed (SIGKILL);
-the check finds a move that is missing or stored differently. The memory of several
-server processes is told apart from their AI workers'."""
+the check finds a move that is missing or stored differently. A person sends its act
+again when the server says to wait (``unavailable``: a table moving between processes).
+The memory of several server processes is told apart from their AI workers', and a
+client that hangs past its time is killed."""
 
 from __future__ import annotations
 
