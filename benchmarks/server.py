@@ -64,7 +64,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -86,6 +85,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web")
 import servetools
 from pgtools import DURABLE, PostgresMissingError, running_cluster
 
+from players_sim import Pace, Person
 from trashcards.bots import Bot, make_bot
 from trashcards.rules import Rules
 from trashcards.web.viewjson import view_from_json
@@ -536,83 +536,23 @@ class Victim:
     same clock in every process) and sorted into phases afterwards."""
 
     def __init__(self, url: str, seed: int, think: float) -> None:
-        self.url, self.think = url, think
-        self.rules = Rules.preset_named("standard")
-        self.person = make_bot("greedy", random.Random(f"victim/{seed}"))
-        self.rng = random.Random(f"victim-think/{seed}")
         #: (kind, time, seconds or error code)
         self.samples: list[tuple[str, float, float | str]] = []
-        self._thinking: set[asyncio.Task[None]] = set()
+        self.person = Person(url, f"victim/{seed}", Pace(think=(0.5 * think, 1.5 * think)),
+                             self._sample)
+
+    def _sample(self, kind: str, *sample: Any) -> None:
+        if kind != "ack":  # what the database keeps is soak.py's question
+            self.samples.append((kind, *sample))
 
     async def run(self, http: httpx.AsyncClient, stop: asyncio.Event) -> None:
-        made = (await http.post(f"{self.url}/api/tables", json={
-            "rules": {"preset": "standard"}, "hints": True,
-            "seats": [{"kind": "me", "name": "Victim"}, {"kind": "bot", "bot": "expert"}]})
-                ).json()
-        table_id: str | None = made["table_id"]
-        token = made["seats"][0]["token"]
+        made = await self.person.create(http, "expert")
+        if made is None:
+            return
+        table_id: str | None
+        table_id, token = made
         while table_id is not None and not stop.is_set():
-            table_id = await self._play(table_id, token, stop)
-
-    async def _play(self, table_id: str, token: str, stop: asyncio.Event) -> str | None:
-        ws_url = self.url.replace("http", "ws", 1) + f"/ws/{table_id}"
-        sent: dict[int, float] = {}
-        asked: dict[int, float] = {}
-        bot_since: float | None = None
-        async with connect(ws_url, max_queue=None, ping_interval=None, open_timeout=60,
-                           compression=None) as ws:
-            await ws.send(json.dumps({"type": "join", "tokens": [token], "version": None}))
-            async for text in ws:
-                now = time.monotonic()
-                message = json.loads(text)
-                kind = message["type"]
-                if kind == "error":
-                    self.samples.append(("error", now, message["code"]))
-                    asked.pop(message.get("version", -1), None)
-                    continue
-                if kind == "rematch":
-                    return str(message["table_id"])
-                if kind == "hint":
-                    start = asked.pop(message["version"], None)
-                    if start is not None:
-                        self.samples.append(("hint", now, now - start))
-                    continue
-                if kind not in ("state", "events"):
-                    continue
-                state, version = message["state"], message["version"]
-                if kind == "events":
-                    start = sent.pop(message["from_version"], None)
-                    if start is not None:
-                        self.samples.append(("move", now, now - start))
-                    elif bot_since is not None:
-                        self.samples.append(("reply", now, now - bot_since))
-                    bot_since = None
-                    if state["to_act"] == 1 and state["phase"] in ("draw", "wild", "swap"):
-                        bot_since = now
-                if stop.is_set():
-                    return None
-                if state["phase"] == "match_over":
-                    await ws.send(json.dumps({"type": "rematch", "token": token}))
-                    continue
-                if state["to_act"] != 0 or state["phase"] not in ("draw", "wild", "swap"):
-                    continue
-                asked[version] = time.monotonic()
-                await ws.send(json.dumps({"type": "hint", "token": token,
-                                          "version": version}))
-                # think while the answers are read (a hint is timed to its arrival)
-                thinking = asyncio.create_task(self._act(ws, token, state, version, sent))
-                self._thinking.add(thinking)
-                thinking.add_done_callback(self._thinking.discard)
-        return None
-
-    async def _act(self, ws: ClientConnection, token: str, state: dict[str, Any],
-                   version: int, sent: dict[int, float]) -> None:
-        await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
-        action = self.person.choose(view_from_json(state, self.rules))
-        sent[version] = time.monotonic()
-        with contextlib.suppress(Exception):  # the socket closed meanwhile
-            await ws.send(json.dumps({"type": "act", "token": token,
-                                      "action": str(action), "version": version}))
+            table_id = await self.person.play(table_id, token, stop)
 
 
 def victim_main(args: argparse.Namespace) -> None:
@@ -886,7 +826,7 @@ def _attack_report(args: argparse.Namespace, results: dict[str, VictimStats],
           f"hint p99 {hint99 * ms:.0f} ms (<= 250 ms: {'yes' if hint99 <= 0.250 else 'NO'})")
 
 
-async def _ai_ready(url: str) -> None:
+async def ai_ready(url: str) -> None:
     """Until the server answers a hint (its AI workers are up and warm): the phases
     measure a server past its start."""
     async with httpx.AsyncClient(timeout=60) as http:
@@ -924,7 +864,7 @@ async def _attack(args: argparse.Namespace, url: str, pid: int) -> dict[str, Vic
     current = VictimStats()
     attacker = Attacker(url, lambda: current)
     total = args.warmup + args.seconds * len(PHASES) + 5
-    await _ai_ready(url)
+    await ai_ready(url)
     victim = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--victim", url, "--tables", str(args.tables),
         "--seconds", str(total), "--think", str(args.think), stdout=subprocess.PIPE)

@@ -45,73 +45,64 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
 import servetools
 from pgtools import DURABLE, PostgresMissingError, running_cluster
 
-from server import Attacker, VictimStats, percentile
-from trashcards.bots import make_bot
-from trashcards.rules import Rules
-from trashcards.web.viewjson import view_from_json
+from players_sim import Pace, Person
+from server import Attacker, VictimStats, ai_ready, percentile
 
 #: The players' addresses: 127.0.1.1 … 127.0.1.ADDRESSES (spectators: 127.0.2.x).
 ADDRESSES = 100
-#: Seconds a person thinks before a decision (uniform), and before the next round.
-THINK = (1.5, 4.5)
-#: Share of decisions a person asks a hint for; share of tables with an expert bot;
-#: one table in SPECTATED has a spectator.
-HINT_SHARE, EXPERT_SHARE, SPECTATED = 0.25, 0.2, 4
+#: How a person plays: 1.5 to 4.5 s before each decision and before the next round, a
+#: hint before a quarter of its decisions.
+PACE = Pace(think=(1.5, 4.5), hint_share=0.25, next_round=True)
+#: Share of tables with an expert bot; one table in SPECTATED has a spectator.
+EXPERT_SHARE, SPECTATED = 0.2, 4
 
 
 # -- the players (a process of their own: ``--players``) -----------------------------------
 
 
 class Player:
-    """One table: a person against a server bot, playing match after match."""
+    """One table: a person against a server bot, playing match after match, joining
+    again after a broken connection; a spectator at one table in :data:`SPECTATED`."""
 
     def __init__(self, url: str, index: int, out: Any) -> None:
         self.url = url
         self.index = index
         self.address = f"127.0.1.{1 + index % ADDRESSES}"
-        self.rng = random.Random(f"soak/{index}")
-        self.person = make_bot("greedy", random.Random(f"soak-person/{index}"))
-        self.rules = Rules.preset_named("standard")
-        self.bot = "expert" if self.rng.random() < EXPERT_SHARE else "greedy"
+        self.bot = ("expert" if random.Random(f"soak/{index}").random() < EXPERT_SHARE
+                    else "greedy")
         self.out = out
-        self._acting: set[asyncio.Future[None]] = set()
+        self.person = Person(url, f"soak/{index}", PACE, self.emit, self.address)
 
     def emit(self, *sample: Any) -> None:
         self.out.write(json.dumps(sample) + "\n")
 
     async def run(self, stop: asyncio.Event) -> None:
         transport = httpx.AsyncHTTPTransport(local_address=self.address, retries=3)
+        made: tuple[str, str] | None = None
         async with httpx.AsyncClient(timeout=60, transport=transport) as http:
-            made: dict[str, Any] = {}
-            while not stop.is_set() and "table_id" not in made:
-                answer = await http.post(f"{self.url}/api/tables", json={
-                    "rules": {"preset": "standard"}, "hints": True,
-                    "seats": [{"kind": "me", "name": "Person"},
-                              {"kind": "bot", "bot": self.bot}]})
-                if answer.status_code == 201:
-                    made = answer.json()
-                else:
-                    self.emit("error", time.monotonic(), f"create {answer.status_code}")
+            while not stop.is_set() and made is None:
+                made = await self.person.create(http, self.bot)
+                if made is None:
                     await asyncio.sleep(5)
-        if stop.is_set():
+        if made is None:
             return
-        table_id: str | None = made["table_id"]
-        token = made["seats"][0]["token"]
+        table_id: str | None
+        table_id, token = made
         while table_id is not None and not stop.is_set():
             spectator = (asyncio.create_task(self._watch(table_id, stop))
                          if self.index % SPECTATED == 0 else None)
             try:
-                table_id = await self._play(table_id, token, stop)
+                table_id = await self.person.play(table_id, token, stop)
             except Exception as exc:  # counted; it joins again
                 self.emit("error", time.monotonic(), type(exc).__name__)
-                await asyncio.sleep(2)  # reconnect and join again
+                await asyncio.sleep(2)
             finally:
                 if spectator is not None:
                     spectator.cancel()
@@ -125,64 +116,6 @@ class Player:
                 await ws.send(json.dumps({"type": "join", "tokens": [], "version": None}))
                 while not stop.is_set():
                     await ws.recv()
-
-    async def _play(self, table_id: str, token: str, stop: asyncio.Event) -> str | None:
-        ws_url = self.url.replace("http", "ws", 1) + f"/ws/{table_id}"
-        sent: dict[int, tuple[float, str]] = {}
-        asked: dict[int, float] = {}
-        async with connect(ws_url, max_queue=None, ping_interval=None, open_timeout=60,
-                           compression=None, local_addr=(self.address, 0)) as ws:
-            await ws.send(json.dumps({"type": "join", "tokens": [token], "version": None}))
-            async for text in ws:
-                now = time.monotonic()
-                message = json.loads(text)
-                kind = message["type"]
-                if kind == "error":
-                    self.emit("error", now, message["code"])
-                    continue
-                if kind == "rematch":
-                    return str(message["table_id"])
-                if kind == "hint":
-                    start = asked.pop(message["version"], None)
-                    if start is not None:
-                        self.emit("hint", now, now - start)
-                    continue
-                if kind not in ("state", "events"):
-                    continue
-                state, version = message["state"], message["version"]
-                if kind == "events":
-                    mine = sent.get(message["from_version"])
-                    if mine is not None and mine[1]:  # the answer to this person's act
-                        del sent[message["from_version"]]
-                        self.emit("move", now, now - mine[0])
-                        self.emit("ack", table_id, message["from_version"], mine[1])
-                if stop.is_set():
-                    return None
-                if state["phase"] == "match_over":
-                    await ws.send(json.dumps({"type": "rematch", "token": token}))
-                elif state["phase"] == "round_over":
-                    await asyncio.sleep(self.rng.uniform(*THINK))
-                    await ws.send(json.dumps({"type": "next_round", "token": token}))
-                elif state["to_act"] == 0 and state["phase"] in ("draw", "wild", "swap") \
-                        and version not in sent:
-                    if self.rng.random() < HINT_SHARE:
-                        asked[version] = time.monotonic()
-                        await ws.send(json.dumps({"type": "hint", "token": token,
-                                                  "version": version}))
-                    acting = asyncio.ensure_future(self._act(ws, token, state, version, sent))
-                    self._acting.add(acting)
-                    acting.add_done_callback(self._acting.discard)
-        return None
-
-    async def _act(self, ws: ClientConnection, token: str, state: dict[str, Any],
-                   version: int, sent: dict[int, tuple[float, str]]) -> None:
-        sent[version] = (0.0, "")  # taken: one act per version
-        await asyncio.sleep(self.rng.uniform(*THINK))
-        action = str(self.person.choose(view_from_json(state, self.rules)))
-        sent[version] = (time.monotonic(), f"0: {action}")
-        with contextlib.suppress(Exception):  # the socket closed meanwhile: join again
-            await ws.send(json.dumps({"type": "act", "token": token, "action": action,
-                                      "version": version}))
 
 
 def players_main(args: argparse.Namespace) -> None:
@@ -205,6 +138,9 @@ def players_main(args: argparse.Namespace) -> None:
         stop.set()
         await asyncio.wait(tasks, timeout=15)
         out.flush()
+        for task in tasks:
+            task.cancel()
+        await asyncio.wait(tasks, timeout=15)
 
     asyncio.run(play())
 
@@ -259,17 +195,13 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def _is_ai_worker(pid: int) -> bool:
-    """Whether ``pid`` is a process spawned by multiprocessing (an AI worker, or a
-    match-odds computation), not its resource tracker."""
-    return b"spawn_main" in _cmdline(pid)
-
-
-def _servers(pid: int) -> list[int]:
-    """The processes that serve: ``pid``, or with ``--workers`` its children."""
-    children = [c for c in _children(pid) if not _is_ai_worker(c)
-                and b"resource_tracker" not in _cmdline(c)]
-    return children or [pid]
+def _servers(pid: int, workers: int) -> list[int]:
+    """The processes that serve: ``pid``, or with ``workers`` > 1 its children, uvicorn's
+    worker processes (multiprocessing children, as the AI workers are: told apart by
+    their place in the tree, not their command line), without the resource tracker."""
+    if workers == 1:
+        return [pid]
+    return [c for c in _children(pid) if b"resource_tracker" not in _cmdline(c)]
 
 
 def _cmdline(pid: int) -> bytes:
@@ -279,25 +211,26 @@ def _cmdline(pid: int) -> bytes:
         return b""
 
 
-def loop_waited(pid: int) -> float:
+def loop_waited(pid: int, workers: int) -> float:
     """Seconds the serving processes' main threads (their event loops) spent runnable
     but not running so far, added up (``/proc/PID/schedstat``: the CPU was taken)."""
     total = 0.0
-    for server in _servers(pid):
+    for server in _servers(pid, workers):
         with contextlib.suppress(OSError, IndexError, ValueError):
             total += int(Path(f"/proc/{server}/task/{server}/schedstat").read_text()
                          .split()[1]) / 1e9
     return total
 
 
-def memory(pid: int) -> tuple[float, float, int]:
+def memory(pid: int, workers: int) -> tuple[float, float, int]:
     """(RSS of the server's processes, RSS of their AI workers, how many workers), in
     MiB: ``pid`` and its children that serve (``--workers``: the supervisor's), the
     multiprocessing children of those."""
-    servers = _servers(pid)
-    workers = [c for s in servers for c in _children(s) if _is_ai_worker(c)]
+    servers = _servers(pid, workers)
+    ai = [c for s in servers for c in _children(s)
+          if b"spawn_main" in _cmdline(c)]  # not the resource tracker
     serving = sum(_rss_mib(s) for s in servers) + (_rss_mib(pid) if servers != [pid] else 0)
-    return serving, sum(_rss_mib(w) for w in workers), len(workers)
+    return serving, sum(_rss_mib(w) for w in ai), len(ai)
 
 
 @dataclass
@@ -384,6 +317,7 @@ def soak(args: argparse.Namespace) -> None:
         servetools.drain(proc, prefix="[serve] ")
         try:
             servetools.wait_healthy(url, proc, 120)
+            asyncio.run(ai_ready(url))  # measure a server past its AI's warm-up
             collected = Collected()
             per = -(-args.tables // args.player_processes)
             players = [subprocess.Popen(
@@ -399,11 +333,15 @@ def soak(args: argparse.Namespace) -> None:
                 [sys.executable, str(here), "--attackers", url, "--seconds", str(seconds)],
                 stdout=subprocess.PIPE, text=True)
             timeline = _sample(args, proc.pid, collected, seconds)
-            for process in players:
-                process.wait(timeout=120)
+            for process in players:  # what they sent is read; a client that hangs
+                _end(process)         # on its way out is killed
             attack_counts: dict[str, int] = {}
             if attackers is not None:
-                out, _err = attackers.communicate(timeout=120)
+                try:
+                    out, _err = attackers.communicate(timeout=60)
+                except subprocess.TimeoutExpired:
+                    attackers.kill()
+                    out, _err = attackers.communicate()
                 with contextlib.suppress(ValueError, IndexError):
                     attack_counts = json.loads(out.strip().splitlines()[-1])
             for reader in readers:
@@ -412,6 +350,15 @@ def soak(args: argparse.Namespace) -> None:
             servetools.stop(proc, grace=30)  # a clean stop, as an operator's
         lost, looked = lost_moves(db, collected.acks)
     _report(args, kind, timeline, collected, lost, looked, attack_counts)
+
+
+def _end(process: subprocess.Popen[str], timeout: float = 60.0) -> None:
+    """Wait for a client process past its time; kill it after ``timeout`` seconds."""
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def _sample(args: argparse.Namespace, pid: int, collected: Collected,
@@ -424,14 +371,14 @@ def _sample(args: argparse.Namespace, pid: int, collected: Collected,
     print("| minute | server RSS | AI workers' RSS (processes) | move p50 / p99 (n) | "
           "hint p50 / p99 (n) | errors | loop waiting for a CPU | load |", flush=True)
     print("| --- | --- | --- | --- | --- | --- | --- | --- |", flush=True)
-    last, waited = started, loop_waited(pid)
+    last, waited = started, loop_waited(pid, args.workers)
     while (elapsed := time.monotonic() - started) < seconds:
         time.sleep(min(args.sample, max(0.1, seconds - elapsed)))
-        server, ai, count = memory(pid)
+        server, ai, count = memory(pid, args.workers)
         interval = collected.next_interval()
         load = os.getloadavg()[0]
-        now, now_waited = time.monotonic(), loop_waited(pid)
-        share = (now_waited - waited) / max(1e-9, now - last) / len(_servers(pid))
+        now, now_waited = time.monotonic(), loop_waited(pid, args.workers)
+        share = (now_waited - waited) / max(1e-9, now - last) / len(_servers(pid, args.workers))
         last, waited = now, now_waited
         minute = (now - started) / 60
         rows.append((minute, server, ai, count, interval, load))
@@ -465,7 +412,7 @@ def _report(args: argparse.Namespace, kind: str,
           f"average min {min(loads, default=0):.1f}, mean "
           f"{sum(loads) / max(1, len(loads)):.1f}, max {max(loads, default=0):.1f}")
     print(f"players: {args.tables} tables (a person against a bot, {EXPERT_SHARE:.0%} "
-          f"expert), a hint before {HINT_SHARE:.0%} of decisions, a spectator at one in "
+          f"expert), a hint before {PACE.hint_share:.0%} of decisions, a spectator at one in "
           f"{SPECTATED}; attack: {'none' if args.no_attack else attack or 'ran'}")
     print(f"moves answered: {len(collected.all_moves)}; p50 / p99 "
           f"{percentile(moves, 0.5) * ms:.0f} / {percentile(moves, 0.99) * ms:.0f} ms "
@@ -478,6 +425,11 @@ def _report(args: argparse.Namespace, kind: str,
     print(f"RSS after the warm-up (minute {first[0]:.1f} to {last[0]:.1f}): server "
           f"{first[1]:.0f} -> {last[1]:.0f} MiB ({growth[0]:+.0f}), AI workers "
           f"{first[2]:.0f} -> {last[2]:.0f} MiB ({growth[1]:+.0f})")
+    errors: dict[str, int] = {}
+    for interval in collected.intervals:
+        for code, count in interval.errors.items():
+            errors[code] = errors.get(code, 0) + count
+    print(f"players' errors over the run: {errors or 'none'}")
     print(f"moves lost: {lost} of {looked} acknowledged moves looked up in the database")
 
 

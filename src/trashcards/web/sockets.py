@@ -203,10 +203,14 @@ async def _write(ws: WebSocket, conn: Connection, timeout: float,
     try:
         while True:
             item = await conn.queue.get()
-            if isinstance(item, Close):
-                await asyncio.wait_for(ws.close(code=item.code, reason=item.reason), timeout)
-                return
-            await asyncio.wait_for(ws.send_text(item), timeout)
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a
+            # cancellation that comes as the write completes, and the writer then waited
+            # for ever on a queue nobody fills, until the garbage collector destroyed it
+            async with asyncio.timeout(timeout):
+                if isinstance(item, Close):
+                    await ws.close(code=item.code, reason=item.reason)
+                    return
+                await ws.send_text(item)
             conn.sent(item)
     except TimeoutError:
         give_up()
