@@ -43,3 +43,20 @@ async def _cancelled_as_the_write_completes() -> tuple[bool, bool]:
 
 def test_a_writer_cancelled_as_its_write_completes_ends() -> None:
     assert asyncio.run(_cancelled_as_the_write_completes()) == (True, True)
+
+
+def test_the_package_never_waits_with_asyncio_wait_for() -> None:
+    """The same swallowed cancellation waits in every ``asyncio.wait_for`` on Python 3.11
+    (the oldest Python the package supports): ``asyncio.timeout`` is the one way to bound
+    a wait."""
+    import re
+    from pathlib import Path
+
+    import trashcards
+
+    package = Path(trashcards.__file__).parent
+    found = [f"{path.relative_to(package)}:{number}"
+             for path in sorted(package.rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"\bwait_for\(", line) and "asyncio" in line]
+    assert found == []

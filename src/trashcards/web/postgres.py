@@ -806,7 +806,8 @@ class PostgresBus:
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen())
-        await asyncio.wait_for(self._ready.wait(), 15)
+        async with asyncio.timeout(15):
+            await self._ready.wait()
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -847,7 +848,8 @@ class PostgresBus:
         future = asyncio.get_running_loop().create_future()
         self._commands.append((verb, channel, future))
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(future), 5)
+            async with asyncio.timeout(5):
+                await asyncio.shield(future)
 
     async def request(self, process: str, message: dict[str, Any],
                       timeout: float) -> dict[str, Any] | None:
@@ -857,7 +859,8 @@ class PostgresBus:
         try:
             await self._send(_process_channel(process),
                              {"q": number, "from": self.storage.process_id, "body": message})
-            return await asyncio.wait_for(future, timeout)
+            async with asyncio.timeout(timeout):
+                return await future
         except (TimeoutError, StoreError):
             return None
         finally:

@@ -177,7 +177,8 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings,
         hub.release(table)
         if conn.dropped and not stuck and not writer.done():  # let it write the close
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(writer), settings.send_timeout)
+                async with asyncio.timeout(settings.send_timeout):
+                    await asyncio.shield(writer)
         writer.cancel()
 
 
