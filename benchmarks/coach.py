@@ -427,13 +427,23 @@ def _one_by_one(_view: View, action: Action, _policy: str = "greedy") -> Action:
     return action
 
 
+def _fixed_budget(samples: int, _moves: int) -> int:
+    """The extra budget before the rollout rule (compare.extra_deals)."""
+    return 3 * samples
+
+
 @contextlib.contextmanager
 def coach_variant(variant: str) -> Iterator[None]:
-    """The coach as shipped (``"shipped"``), its sequential test alone with every wild
-    placement sampled on its own (``"test alone"``), or the rule before issue 28
-    (``"before"``: placements one by one and a 95 % interval re-checked after every
-    batch, with no correction for the looks)."""
+    """The coach as shipped (``"shipped"``), as shipped but with the budget before the
+    rollout rule (``"fixed budget"``: ``3 × samples`` extra deals whatever the number of
+    moves), its sequential test alone with every wild placement sampled on its own
+    (``"test alone"``), or the rule before issue 28 (``"before"``: placements one by one,
+    the fixed budget, and a 95 % interval re-checked after every batch, with no
+    correction for the looks)."""
     with contextlib.ExitStack() as stack:
+        if variant in ("fixed budget", "before"):
+            stack.enter_context(mock.patch.object(compare_module, "extra_deals",
+                                                  _fixed_budget))
         if variant in ("test alone", "before"):
             for module in (compare_module, evaluate_module):
                 stack.enter_context(mock.patch.object(module, "representative", _one_by_one))
@@ -451,7 +461,8 @@ def _hit_share(hits: int, total: int) -> dict[str, Any]:
 
 
 def sampled_on_exact(corpus: Sequence[Solved], seeds: int,
-                     variants: Iterable[str] = ("shipped", "test alone", "before"),
+                     variants: Iterable[str] = ("shipped", "fixed budget", "test alone",
+                                                "before"),
                      ) -> dict[str, Any]:
     """False strict bests on the tie corpus and leads named on the leads corpus, by the
     sampled hint (``exact=False``, the default budget) at ``seeds`` seeds each; in all,
@@ -550,7 +561,10 @@ def latency(matches: int, seed: int, variant: str = "shipped") -> dict[str, Any]
             tied += len(result.tied) > 1
             used = result.comparison.samples
             deals += used
-            full += used >= DEFAULT_SAMPLES * 5 // 2
+            stand_in = vars(compare_module)["representative"]  # as the variant plays them
+            moves = len({stand_in(v, a) for a in v.legal})
+            budget = compare_module.extra_deals(DEFAULT_SAMPLES, moves)
+            full += used >= DEFAULT_SAMPLES + budget // 2
     times.sort()
     cpu.sort()
 
@@ -658,7 +672,8 @@ def main() -> None:
                                "review_samples": args.samples}
     if "latency" in parts:
         figures["latency"] = [latency(args.hint_matches, args.seed, variant)
-                              for variant in ("shipped", "test alone", "before")]
+                              for variant in ("shipped", "fixed budget", "test alone",
+                                              "before")]
         for f in figures["latency"]:
             _report_latency(f)
     if "sampled" in parts:
@@ -667,7 +682,7 @@ def main() -> None:
         figures["sampled"] = f = sampled_on_exact(corpus, args.seeds)
         source = (f"built-in: boards {CORPUS_SIZES}, presets {', '.join(CORPUS_PRESETS)}, "
                   f"{args.corpus_rounds} rounds" if args.corpus_rounds else args.corpus.name)
-        for variant in ("shipped", "test alone", "before"):
+        for variant in ("shipped", "fixed budget", "test alone", "before"):
             print(f"sampled hint on exact positions ({source}; {f['ties']} tied and "
                   f"{f['leads']} leads × {f['seeds']} seeds), {variant}: false strict bests "
                   f"{_pct_of(f[variant]['false_strict_best'])} (bar ≤ 5 %); leads named "

@@ -16,7 +16,14 @@ from test_coach import positions
 
 import trashcards.ai.compare as compare_module
 from trashcards.actions import Action, Verb
-from trashcards.ai.compare import ALPHA, compare, paired_interval, planned_looks
+from trashcards.ai.compare import (
+    ALPHA,
+    ROLLOUTS,
+    compare,
+    extra_deals,
+    paired_interval,
+    planned_looks,
+)
 from trashcards.ai.hints import hint
 from trashcards.estimates import t975, t_quantile
 from trashcards.rules import Rules
@@ -79,9 +86,10 @@ def hints(monkeypatch: pytest.MonkeyPatch, view: View, trials: int, own: float,
 
 def test_two_moves_of_exactly_equal_value_are_rarely_told_apart(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """200 comparisons of two exactly equal moves, 300 deals each then up to 900 more on
-    the pair: a strict best in 0 of 200 (the rule before issue 28, a 95 % interval after
-    every batch: 21 of 200, 10.5 %)."""
+    """200 comparisons of two exactly equal moves, 300 deals each then up to 1,500 more on
+    the pair (:func:`extra_deals` of two moves, 9 looks): a strict best in 0 of 200 (the
+    rule before issue 28, a 95 % interval after every batch of a 900-deal budget: 21 of
+    200, 10.5 %)."""
     found = hints(monkeypatch, DRAW, 200, 0.3)
     strict = sum(f.decided for f in found)
     assert strict <= 10  # 5 %
@@ -113,7 +121,8 @@ def test_a_lead_of_two_points_is_still_named_best(monkeypatch: pytest.MonkeyPatc
 def test_the_intervals_are_corrected_for_the_planned_looks(
         monkeypatch: pytest.MonkeyPatch) -> None:
     found = hints(monkeypatch, DRAW, 1, 0.3)[0]
-    assert planned_looks(900) == 6 == found.looks
+    assert planned_looks(1500) == 9 == found.looks  # two moves: 5 × 300 extra deals
+    assert planned_looks(900) == 6
     assert planned_looks(0) == 1
     assert planned_looks(1, 200) == 2
     table = outcome_table(DRAW, 1000, 1500, 0.3, {})
@@ -122,12 +131,38 @@ def test_the_intervals_are_corrected_for_the_planned_looks(
     seat = DRAW.to_act
     assert seat is not None
     mine = {a: [m[seat] for m in table[a][:diff.n]] for a in DRAW.legal}
-    expected = paired_interval(mine[other], mine[found.best], alpha=ALPHA / 6)
+    expected = paired_interval(mine[other], mine[found.best], alpha=ALPHA / 9)
     assert (diff.low, diff.high) == pytest.approx((expected.low, expected.high), abs=1e-12)
     half = (diff.high - diff.low) / 2
     plain = paired_interval(mine[other], mine[found.best])
     assert half / ((plain.high - plain.low) / 2) == pytest.approx(
-        t_quantile(1 - ALPHA / 12, diff.n - 1) / t975(diff.n - 1))
+        t_quantile(1 - ALPHA / 18, diff.n - 1) / t975(diff.n - 1))
+
+
+def test_the_budget_is_counted_in_rollouts() -> None:
+    """``ROLLOUTS × samples`` rollouts in all, at least ``3 × samples`` extra deals: two
+    moves get 5 × samples extra, three 4 ×, four or more 3 × (the budget before)."""
+    assert ROLLOUTS == 7
+    assert [extra_deals(300, moves) for moves in (1, 2, 3, 4, 5, 11)] == [
+        1800, 1500, 1200, 900, 900, 900]
+    assert extra_deals(16, 2) == 80
+
+
+def test_the_correction_follows_the_budget_of_the_decision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision of two moves spends up to 1,500 extra deals and its intervals are
+    corrected for 9 looks; one of eleven moves spends up to 900, corrected for 6; an
+    explicit budget is kept."""
+    tables = {0: outcome_table(WILD, 1000, 1500, 0.3, {}) | outcome_table(DRAW, 1000, 1500,
+                                                                          0.3, {})}
+    install(monkeypatch, tables)
+    two = compare(DRAW, 300, 0, exact=False)
+    assert two.looks == planned_looks(1500) == 9
+    assert two.samples == 1100  # the pair's four batches of 200 after the first 300
+    eleven = compare(WILD, 300, 0, exact=False)
+    assert len(WILD.legal) >= 8
+    assert eleven.looks == planned_looks(900) == 6
+    assert compare(DRAW, 300, 0, exact=False, extra=900).looks == 6
 
 
 @pytest.mark.parametrize(("p", "df", "expected"), [

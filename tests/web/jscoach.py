@@ -25,6 +25,7 @@ from trashcards.ai.compare import (
     Paired,
     comparison_of,
     confirm_paired,
+    extra_deals,
     greedy_choice,
     planned_looks,
     sample_adaptively,
@@ -236,7 +237,22 @@ def review_cases(count: int) -> Iterator[dict[str, Any]]:
                "review": result.to_json()}
 
 
+#: The budgets checked: (samples, moves) for every pair of these.
+BUDGET_SAMPLES = (8, 16, 300)
+BUDGET_MOVES = tuple(range(1, 13))
+
+
+def budget_cases() -> Iterator[dict[str, Any]]:
+    """The default extra budget of a comparison (compare.extra_deals) by its samples and
+    its number of sampled moves."""
+    for samples in BUDGET_SAMPLES:
+        for moves in BUDGET_MOVES:
+            yield {"kind": "budget", "samples": samples, "moves": moves,
+                   "extra": extra_deals(samples, moves)}
+
+
 def cases(hints: int, confirms: int, reviews: int) -> Iterator[dict[str, Any]]:
     yield from hint_cases(hints)
     yield from confirm_cases(confirms)
+    yield from budget_cases()
     yield from review_cases(reviews)

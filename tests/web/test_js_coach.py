@@ -56,10 +56,11 @@ def test_the_coach_on_this_device_decides_as_the_python_coach(tmp_path: Path) ->
     assert {"ok", "mistake", "missed_call", "small_loss"} <= set(kinds)
     done = _run(path)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert "# pass 5" in done.stdout  # with the hint that depends on the view only
+    assert "# pass 6" in done.stdout  # with the hint that depends on the view only
     checked = dict(re.findall(r"checked ([\w-]+) (\d+) cases", done.stdout))
+    budgets = len(jscoach.BUDGET_SAMPLES) * len(jscoach.BUDGET_MOVES)
     assert checked == {"hint": str(HINTS), "confirm": str(CONFIRMS), "review": str(REVIEWS),
-                       "local-review": str(REVIEWS)}
+                       "local-review": str(REVIEWS), "budget": str(budgets)}
 
 
 def test_a_wrong_reason_fails_the_node_test(tmp_path: Path) -> None:

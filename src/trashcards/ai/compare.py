@@ -35,7 +35,9 @@ noise:
   the order of the list and a move's figure is the best's less exactly the cost its
   reason names.
 * **Adaptive sampling.** After ``samples`` deals for every action, the rest of the
-  budget (``extra`` deals) goes to the *contested pair* — the leader and the best tied
+  budget (``extra`` deals, by default :func:`extra_deals`: what is left of
+  :data:`ROLLOUTS` ``× samples`` rollouts, so a decision of two moves gets more deals
+  than one of many) goes to the *contested pair* — the leader and the best tied
   rival whose interval is still undecided — in batches, until its interval excludes 0,
   or lies within ±:data:`EQUIVALENT` (equal for any practical purpose), or the budget
   is spent. The budget is counted in deals, never in seconds, so a comparison is
@@ -64,10 +66,10 @@ from .odds import MatchOdds, OddsUnavailableError, match_odds
 from .rollout import Horizon
 from .symmetry import representative
 
-__all__ = ["ALPHA", "BATCH", "EQUIVALENT", "EXACT_MAX_SIZE", "INTERIM_Z", "Comparison", "Draw",
-           "Outcomes", "Paired", "compare", "comparison_of", "confirm", "confirm_paired",
-           "exact_comparison", "greedy_choice", "paired_interval", "planned_looks",
-           "sample_adaptively"]
+__all__ = ["ALPHA", "BATCH", "EQUIVALENT", "EXACT_MAX_SIZE", "EXTRA_LEAST", "INTERIM_Z",
+           "ROLLOUTS", "Comparison", "Draw", "Outcomes", "Paired", "compare", "comparison_of",
+           "confirm", "confirm_paired", "exact_comparison", "extra_deals", "greedy_choice",
+           "paired_interval", "planned_looks", "sample_adaptively"]
 
 #: Deals per batch of adaptive sampling on the contested pair.
 BATCH: Final = 200
@@ -76,6 +78,12 @@ BATCH: Final = 200
 ALPHA: Final = 0.01
 #: A pair whose 95 % interval lies within ± this many match-win points is equal.
 EQUIVALENT: Final = 0.0025
+#: The budget of a comparison in rollouts, as a multiple of its ``samples``
+#: (:func:`extra_deals`).
+ROLLOUTS: Final = 7
+#: The least extra budget, as a multiple of ``samples`` (the budget before the rollout
+#: rule, whatever the number of moves).
+EXTRA_LEAST: Final = 3
 #: The early stop of a confirmation: the interval of ± this many standard errors (a
 #: two-sided 99.9 % normal interval) must exclude 0.
 INTERIM_Z: Final = 3.29
@@ -141,6 +149,18 @@ def planned_looks(extra: int, batch: int = BATCH) -> int:
     ``extra`` budget in batches of ``batch``: after the first deals, and after each batch
     (every batch spends at least ``batch`` deals, or what is left)."""
     return 1 + max(0, -(-extra // max(1, batch)))
+
+
+def extra_deals(samples: int, moves: int) -> int:
+    """The default extra budget of a comparison of ``moves`` sampled moves (wild placements
+    counted once): what is left of :data:`ROLLOUTS` ``× samples`` rollouts after
+    ``samples`` deals of each move, and at least :data:`EXTRA_LEAST` ``× samples``. Two
+    moves get ``5 × samples`` extra deals, three ``4 × samples``, more ``3 × samples``:
+    a deal of a pair costs two rollouts, so the small decisions, where a lead of a few
+    points must be confirmed between two moves, get the deals that decisions of many
+    moves spend on their first look. The test's correction follows the budget
+    (:func:`planned_looks`)."""
+    return max(EXTRA_LEAST, ROLLOUTS - moves) * samples
 
 
 @dataclass
@@ -223,7 +243,7 @@ def compare(view: View, samples: int = 300, seed: int = 0, engine: Engine = "aut
             actions: Sequence[Action] | None = None, first_sample: int = 0,
             exact_nodes: int = EXACT_NODES, exact_total: int = EXACT_TOTAL) -> Comparison:
     """Compare the legal actions (or ``actions``) of the seat to act: ``samples`` deals
-    each, then up to ``extra`` (default ``3 × samples``) more on the contested pair;
+    each, then up to ``extra`` (default :func:`extra_deals`) more on the contested pair;
     exact where the solver reaches (``exact``) within ``exact_nodes`` new nodes, unless
     the ``horizon`` is ``"match"`` (the solver values a round's end with the match-odds
     table, which that caller does not want used or computed). Deals ``first_sample`` …
@@ -237,7 +257,6 @@ def compare(view: View, samples: int = 300, seed: int = 0, engine: Engine = "aut
         solved = exact_comparison(view, chosen, greedy, seed, exact_nodes, exact_total)
         if solved is not None:
             return solved
-    extra = 3 * samples if extra is None else extra
     evaluations = []
 
     def draw(actions: Sequence[Action], start: int, count: int) -> list[Outcomes]:
@@ -249,8 +268,9 @@ def compare(view: View, samples: int = 300, seed: int = 0, engine: Engine = "aut
     # Wild placements share one sample (symmetry.py): the extra deals of a contested pair
     # go to all of them at once.
     stand_in = {a: representative(view, a) for a in chosen}
-    shared = sample_adaptively(tuple(dict.fromkeys(stand_in.values())), seat, draw, samples,
-                               extra)
+    played = tuple(dict.fromkeys(stand_in.values()))
+    extra = extra_deals(samples, len(played)) if extra is None else extra
+    shared = sample_adaptively(played, seat, draw, samples, extra)
     data = {a: shared[stand_in[a]] for a in chosen}
     first = evaluations[0]
     return _comparison(view, seat, chosen, data, greedy, first.engine, first.horizon, seed,

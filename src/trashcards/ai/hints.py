@@ -119,8 +119,9 @@ def hint(view: View, samples: int = DEFAULT_SAMPLES, seed: int = 0,
          engine: Engine = "auto", horizon: Horizon | Literal["auto"] = "auto",
          extra: int | None = None) -> Hint:
     """The hint for the seat to act (raises :class:`ValueError` when no decision is due):
-    ``samples`` deals per action, then up to ``extra`` (default ``3 × samples``) on the
-    contested pair; exact values where the solver reaches."""
+    ``samples`` deals per action, then up to ``extra`` (default
+    :func:`~trashcards.ai.compare.extra_deals`: 5 × ``samples`` for two moves, 4 × for
+    three, 3 × for more) on the contested pair; exact values where the solver reaches."""
     if view.to_act is None or view.phase not in (Phase.DRAW, Phase.WILD, Phase.SWAP):
         raise ValueError("no decision is due in this position")
     return hint_of(view, compare(view, samples, seed, engine, extra, horizon=horizon))

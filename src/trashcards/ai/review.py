@@ -53,7 +53,7 @@ from ..actions import CALL, Action
 from ..record import Record
 from ..state import Phase, State, new_match
 from ..views import View, view
-from .compare import Comparison, Paired, compare, confirm
+from .compare import EXTRA_LEAST, Comparison, Paired, compare, confirm
 from .evaluate import Engine
 from .odds import MatchOdds, OddsUnavailableError, match_odds
 
@@ -310,7 +310,8 @@ def judge(seat_view: View, taken: Action, samples: int, seed: int, engine: Engin
     the decision is a :class:`Decision` with move index 0 (the caller sets it).
     ``fresh=False`` measures the cost on the selection's own deals — the winner's curse
     the review avoids; it exists for the test that shows the difference."""
-    found = compare(seat_view, samples, seed, engine, exact_nodes=REVIEW_NODES)
+    found = compare(seat_view, samples, seed, engine, extra=EXTRA_LEAST * samples,
+                    exact_nodes=REVIEW_NODES)
     start = FRESH if fresh else 0
 
     def check(versus: Action) -> Paired:

@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as engine from "../../../src/trashcards/web/static/js/local/engine.js";
 import { decide } from "../../../src/trashcards/web/static/js/local/bots.js";
-import { comparisonOf, confirmPaired, decisionJson, hintJson, plannedLooks, sampleAdaptively,
-  verdict } from "../../../src/trashcards/web/static/js/local/coach.js";
+import { comparisonOf, confirmPaired, decisionJson, extraDeals, hintJson, plannedLooks,
+  sampleAdaptively, verdict } from "../../../src/trashcards/web/static/js/local/coach.js";
 import { hint } from "../../../src/trashcards/web/static/js/local/hint.js";
 import { localReview, positionsOf, reviewRecord }
   from "../../../src/trashcards/web/static/js/local/review.js";
@@ -72,6 +72,14 @@ test("confirmations: the same sequential interval", () => {
     }
   }
   console.log(`checked confirm ${items.length} cases`);
+});
+
+test("budgets: the same extra deals for each number of moves", () => {
+  const items = cases.filter((c) => c.kind === "budget");
+  for (const [i, item] of items.entries()) {
+    assert.equal(extraDeals(item.samples, item.moves), item.extra, `case ${i}`);
+  }
+  console.log(`checked budget ${items.length} cases`);
 });
 
 test("reviews: the same decisions, curve and summaries", () => {

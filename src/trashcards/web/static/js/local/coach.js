@@ -182,6 +182,17 @@ export function pairedInterval(a, b, z = null, alpha = null) {
   return { mean, low: mean - half, high: mean + half, n };
 }
 
+/** The budget of a comparison in rollouts, as a multiple of its samples, and the least
+ *  extra budget (trashcards.ai.compare.ROLLOUTS and EXTRA_LEAST). */
+export const ROLLOUTS = 7;
+export const EXTRA_LEAST = 3;
+
+/** The default extra budget of a comparison of `moves` sampled moves (compare.extra_deals):
+ *  what is left of ROLLOUTS × samples rollouts, at least EXTRA_LEAST × samples. */
+export function extraDeals(samples, moves) {
+  return Math.max(EXTRA_LEAST, ROLLOUTS - moves) * samples;
+}
+
 /** How many times the adaptive sampling may look at a pair (compare.planned_looks). */
 export function plannedLooks(extra, batch = BATCH) {
   return 1 + Math.max(0, Math.ceil(extra / Math.max(1, batch)));

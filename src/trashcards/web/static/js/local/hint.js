@@ -8,8 +8,8 @@
 
 import * as engine from "./engine.js";
 import { decide } from "./bots.js";
-import { comparisonOf, hintJson, plannedLooks, representative, sampleAdaptively }
-  from "./coach.js";
+import { comparisonOf, extraDeals, hintJson, plannedLooks, representative,
+  sampleAdaptively } from "./coach.js";
 import { minus, unseenCards } from "./deals.js";
 
 /** A full state drawn uniformly among those that agree with `view` (a decision's view):
@@ -114,10 +114,10 @@ export class Deals {
 }
 
 /** The coach's comparison of the legal actions of `view` on this device: `samples` deals
- *  each, then up to `extra` (3 × samples) on the contested pair in batches, as the
- *  server's compare; without `samples`, as many deals as half of `budgetMs` allows (at
- *  least `minSamples`, at most `maxSamples`), and the contested pair while the budget
- *  lasts. Returns the comparison and its deals. */
+ *  each, then up to `extra` (coach.js's extraDeals) on the contested pair in batches,
+ *  as the server's compare; without `samples`, as many deals as half of `budgetMs`
+ *  allows (at least `minSamples`, at most `maxSamples`), and the contested pair while
+ *  the budget lasts. Returns the comparison and its deals. */
 export function localCompare(view, rules, seed, { budgetMs = 500, minSamples = 8,
   maxSamples = 400, samples = null, extra = null, batch = LOCAL_BATCH } = {}) {
   const actions = view.legal;
@@ -136,7 +136,7 @@ export function localCompare(view, rules, seed, { budgetMs = 500, minSamples = 8
       first += 1;
     }
   }
-  const budget = extra ?? 3 * first;
+  const budget = extra ?? extraDeals(first, played.length);
   const shared = sampleAdaptively(played, view.to_act, (a, s, n) => deals.draw(a, s, n), first,
     budget, batch, more);
   const data = Object.fromEntries(actions.map((a) => [a, shared[standIn[a]]]));
