@@ -103,6 +103,19 @@ def test_a_bad_value_ends_the_real_command_in_one_error_line(tmp_path: Path) -> 
         "Error: Invalid value for '--login-rate': 0.0 is not in the range x>0."]
 
 
+def _keep_this_process_logging(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve`` run in this process (the test's) must leave its logging alone: uvicorn's
+    Config sets logging up again (``dictConfig``, which closes every handler there is,
+    pytest's own among them), and ``basicConfig`` would give the root logger a handler
+    on the test runner's stream, which is closed once the command ends."""
+    import logging
+
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
+    monkeypatch.setattr(logging, "basicConfig", lambda **_kw: None)
+
+
 def _served(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, args: list[str]) -> Any:
     """The app ``serve ARGS`` would run (uvicorn's run replaced by a note of it)."""
     import uvicorn
@@ -115,6 +128,7 @@ def _served(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, args: list[str]) ->
             sock.close()
 
     monkeypatch.setattr(uvicorn.Server, "run", run)
+    _keep_this_process_logging(monkeypatch)
     monkeypatch.setenv(guard.ENVIRONMENT, "")  # serve sets it: put back afterwards
     monkeypatch.chdir(tmp_path)
     (tmp_path / "blocked.txt").write_text(BLOCKED, encoding="utf-8")
@@ -155,7 +169,13 @@ def test_the_workers_of_serve_get_the_same_player_settings(
         return None
 
     monkeypatch.setattr(serve_module, "_probe", no_probe)  # no PostgreSQL needed
-    monkeypatch.setattr(Multiprocess, "run", lambda self: None)
+
+    def run(self: Any) -> None:
+        for sock in self.sockets:
+            sock.close()
+
+    monkeypatch.setattr(Multiprocess, "run", run)
+    _keep_this_process_logging(monkeypatch)
     for name in (guard.ENVIRONMENT, workers.ENVIRONMENT, workers.PLAYERS_ENVIRONMENT):
         monkeypatch.setenv(name, "")
     monkeypatch.chdir(tmp_path)
