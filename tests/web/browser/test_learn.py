@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from statichost import static_host
 
 from trashcards import tutorial
@@ -68,10 +69,13 @@ def _walk(page: Any, words: dict[str, Any], wrong_moves: bool = True) -> None:
         assert page.text_content("#learn-progress") == progress
         assert words[step.key] in _said(page), f"{step.key} was not said"
         if step.do is None:
-            assert page.is_visible("#learn-next")
+            expect(page.locator("#learn-next")).to_be_visible()
             page.click("#learn-next")
             continue
-        assert not page.is_visible("#learn-next")
+        expect(page.locator("#learn-next")).to_be_hidden()
+        # the table takes keys once it is this browser's turn and nothing is in flight
+        page.wait_for_function("document.body.dataset.acting === '0' && "
+                               "document.body.dataset.busy === '0'")
         if wrong_moves and step.do in WRONG:
             version = page.evaluate("document.body.dataset.version")
             page.keyboard.press(WRONG[step.do])
