@@ -201,8 +201,11 @@ async def _scenario(url: str, record: str) -> Victim:
 
 
 def _drain(proc: Any) -> None:
-    for _line in proc.stdout:
-        pass
+    """Read the server's output so it never blocks on a full pipe, until the pipe is
+    closed (the server's context closes it when the test ends)."""
+    with contextlib.suppress(ValueError, OSError):
+        for _line in proc.stdout:
+            pass
 
 
 def _cpu(pid: int) -> float:

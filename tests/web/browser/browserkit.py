@@ -115,6 +115,13 @@ def create_table(page: Any, base: str, name: str = "Ana",
     return str(page.url)
 
 
+def on_this_device(page: Any) -> None:
+    """Tick "on this device" in the lobby once it has asked whether a server answers
+    (with none, the lobby ticks it and locks it itself: ticking before that races it)."""
+    page.wait_for_function("document.body.dataset.server !== undefined")
+    page.check("#on-device")
+
+
 def wait_for_turn_or_end(page: Any) -> str:
     """Wait until this browser may act, a pass screen is up, or the round/match is over;
     returns "act", "pass" or the phase."""

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from browserkit import OVER, take_one_decision, version, wait_for_turn_or_end
+from browserkit import OVER, on_this_device, take_one_decision, version, wait_for_turn_or_end
 from statichost import static_host
 
 from trashcards import view, view_json
@@ -68,7 +68,8 @@ def _create_on_device(page: Any, seats: list[tuple[str, str | None]],
             row.locator(".seat-bot").select_option(extra)
         if kind == "hotseat" and extra:
             row.locator(".seat-name").fill(extra)
-    assert page.is_checked("#on-device")  # offline: on this device by default
+    page.wait_for_function("document.body.dataset.server === '0'")  # asked, none answers
+    assert page.is_checked("#on-device")  # so: on this device by default
     page.click("#create-form button[type=submit]")
     page.wait_for_url("**/t/local-**")
     return str(page.url)
@@ -230,7 +231,7 @@ def test_a_table_open_in_two_tabs_plays_in_the_first_only(new_context: Any,
         page = context.new_page()
         page.goto(f"{base}/")
         page.wait_for_selector("#seat-rows li")
-        page.check("#on-device")
+        on_this_device(page)
         url = _create_on_device(page, [("me", None), ("hotseat", "Bo")])
         if wait_for_turn_or_end(page) == "pass":
             page.click("#pass-button")
@@ -261,7 +262,7 @@ def _to_a_real_choice(page: Any, lobby: str) -> int:
             take_one_decision(page)
         page.goto(lobby)
         page.wait_for_selector("#seat-rows li")
-        page.check("#on-device")  # ticked by itself only when offline
+        on_this_device(page)  # ticked by itself only when offline
     raise AssertionError("no real choice in eight matches")
 
 
@@ -278,7 +279,7 @@ def test_a_hint_on_this_device_is_labelled_coarser(new_context: Any, tmp_path: P
         page.add_init_script(COLLECT)
         page.goto(f"{base}/")
         page.wait_for_selector("#seat-rows li")
-        page.check("#on-device")
+        on_this_device(page)
         legal = _to_a_real_choice(page, f"{base}/")
         page.click("#hint-button")
         page.wait_for_selector("#hint-panel:not([hidden]) .hint-table")

@@ -13,7 +13,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from browserkit import serve, take_one_decision, wait_for_turn_or_end
+from browserkit import on_this_device, serve, take_one_decision, wait_for_turn_or_end
 from statichost import static_host
 
 from trashcards.record import loads
@@ -148,7 +148,7 @@ def test_the_static_build_plays_a_table_on_this_device_with_no_python_server(
         page.add_init_script("window.trashBotDelay = 0; window.trashTestSeed = 1;")
         page.goto(f"{base}/")  # a first visit: the table page comes as the host's 404.html
         page.wait_for_selector("#seat-rows li")
-        page.check("#on-device")
+        on_this_device(page)
         page.click("#create-form button[type=submit]")
         page.wait_for_url("**/t/local-**")
         page.wait_for_function("document.body.dataset.acting === '0'")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import play_until_round_over
+from browserkit import on_this_device, play_until_round_over
 from statichost import static_host
 
 from trashcards.players.profile import Profile
@@ -28,7 +28,7 @@ def _play_kids_match_on_device(page: Any, base: str) -> None:
     page.select_option("#preset", "kids")
     page.select_option("#rounds", "1")
     page.locator("#seat-rows li").nth(1).locator(".seat-bot").select_option("greedy")
-    page.check("#on-device")
+    on_this_device(page)
     page.click("#create-form button[type=submit]")
     page.wait_for_url("**/t/local-**")
     play_until_round_over(page)

@@ -331,6 +331,7 @@ async function probeServer() {
 /** @param {boolean} answers */
 function applyServer(answers) {
   serverAnswers = answers;
+  document.body.dataset.server = answers ? "1" : "0";
   const onDevice = inputById("on-device");
   if (!answers) onDevice.checked = true;
   onDevice.disabled = !answers;

@@ -172,6 +172,11 @@ export function passPending(app) {
   return app.seats.has(state.to_act) && app.entry.shown !== state.to_act;
 }
 
+/** Whether the pass screen is up: pending, and the last move has finished drawing (the
+ *  screen waits for it, so it never names the next player over a moving card).
+ *  @param {TableState} app */
+export const passShown = (app) => passPending(app) && !app.busy;
+
 /** The seat this browser may act for now, or null. @param {TableState} app */
 export function actingSeat(app) {
   const state = app.state;

@@ -25,8 +25,8 @@ import { EMOTES } from "../spec.js";
 import { EMOJI, REACTION_INTERVAL_MS, REACTION_SHOWN_MS, reactionLabel } from "../reactions.js";
 import {
   actingSeat, badgesFor, homeSeat, isOver, listNames, logContext, nameOf, notesFor,
-  passPending, presetTitle, promptText, ruleBadges, spectating, startSize, takeChances,
-  tokenFor, wildRanks, you,
+  passPending, passShown, presetTitle, promptText, ruleBadges, spectating, startSize,
+  takeChances, tokenFor, wildRanks, you,
 } from "./state.js";
 import { boardSpeech, opponents, pilesSpeech } from "./speech.js";
 
@@ -162,7 +162,7 @@ export class TableView {
     body.busy = app.busy || app.sent ? "1" : "0";
     const acting = actingSeat(app);
     body.acting = acting === null ? "" : String(acting);
-    body.pass = passPending(app) ? "1" : "0";
+    body.pass = passShown(app) ? "1" : "0";
     body.gone = app.gone ? "1" : "0";
     if (app.gone) {
       this.renderGone();
@@ -647,7 +647,7 @@ export class TableView {
 
   renderPass() {
     const app = this.app;
-    const pending = passPending(app) && !app.busy;
+    const pending = passShown(app);
     byId("pass").hidden = !pending;
     byId("game").inert = pending;
     if (!pending || !app.state) return;
@@ -776,7 +776,7 @@ export class TableView {
       slot: (k) => control().act(`wild ${k}`),
       hint: () => this.hearHint(),
       help: () => dialogById("help-dialog").showModal(),
-      pass: () => { if (passPending(app)) byId("pass-button").click(); },
+      pass: () => { if (passShown(app)) byId("pass-button").click(); },
       board: () => this.announcer.say(boardSpeech(app, homeSeat(app) ?? 0)),
       piles: () => this.announcer.say(pilesSpeech(app)),
       next: () => this.readNextOpponent(),
