@@ -164,6 +164,12 @@ LONG = {
 }
 
 
+def _default_ctrl_c() -> None:
+    """In the child: Ctrl-C does what it does in a terminal, even when this test runs in a
+    shell's background job (which starts its commands with Ctrl-C ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("name", list(LONG))
 @pytest.mark.numba_compile
 def test_ctrl_c_exits_130_with_one_line_in_every_command(name: str, tmp_path: Path) -> None:
@@ -175,7 +181,7 @@ def test_ctrl_c_exits_130_with_one_line_in_every_command(name: str, tmp_path: Pa
     # Ctrl-C goes to the whole foreground process group (pool workers included).
     proc = subprocess.Popen([sys.executable, "-m", "trashcards", *args], text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_ctrl_c)
     try:
         if ready is None:
             time.sleep(4)

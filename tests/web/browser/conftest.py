@@ -28,8 +28,10 @@ def chromium_path() -> str | None:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a ``trashcards serve`` subprocess: bots act at once and the next
-    round waits for the players' "next round"."""
-    with serve(tmp_path_factory.mktemp("serve") / "tables.sqlite3") as base:
+    round waits for the players' "next round". A review may take two minutes: the other
+    test worker may be compiling or flooding a server meanwhile."""
+    with serve(tmp_path_factory.mktemp("serve") / "tables.sqlite3",
+               options=("--review-deadline", "120")) as base:
         yield base
 
 

@@ -186,6 +186,11 @@ def test_the_static_build_under_a_sub_path_plays_offline_after_one_visit(
     """A GitHub Pages project site: the build at https://user.github.io/REPO/. Every
     address the pages, the worker and the manifest ask for stays under /REPO/."""
     (tmp_path / "host").mkdir()  # the build makes no folder above its own (docs/files.md)
+    # The origin's own page (another site), naming its icon: else the browser may ask for
+    # /favicon.ico whenever it likes, after the count below has begun.
+    (tmp_path / "host" / "index.html").write_text(
+        '<!doctype html><link rel="icon" href="data:,"><title>another site</title>',
+        encoding="utf-8")
     build_static(Settings().static_dir, Settings().templates_dir, tmp_path / "host" / "trash")
     requested: list[str] = []
     with static_host(tmp_path / "host", requested) as host:

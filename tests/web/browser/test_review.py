@@ -37,7 +37,9 @@ def test_the_review_page_charts_and_steps_through_a_record(page: Any, server: st
     record.write_text(_finished_record(server), encoding="utf-8")
     page.goto(f"{server}/review")
     page.set_input_files("#record-file", str(record))
-    page.wait_for_selector("#review:not([hidden])", timeout=60_000)
+    page.wait_for_selector("#review:not([hidden]), #review-error:not([hidden])",
+                           timeout=150_000)
+    assert page.locator("#review-error").is_hidden(), page.inner_text("#review-error")
     assert page.locator("#chart svg path.curve").count() == 2
     assert page.locator("#summary-body tr").count() == 2
     slider = page.locator("#move-slider")
@@ -87,6 +89,7 @@ def test_the_review_reads_like_a_replay_and_fits_a_phone(new_context: Any, serve
     way there from the finished table and from "Your tables"."""
     from test_languages_and_access import serious_violations
 
+    cached_odds(start_size=5, rounds_to_win=1)  # the review needs the rules' table
     made = httpx.post(f"{server}/api/tables", json={
         "rules": {"preset": "standard", "start_size": 5, "rounds_to_win": 1},
         "seats": [{"kind": "me", "name": "Ana"}, {"kind": "bot", "bot": "expert"}]},
@@ -109,7 +112,9 @@ def test_the_review_reads_like_a_replay_and_fits_a_phone(new_context: Any, serve
         "href", f"/review?table={table_id}")
     page.goto(f"{server}/t/{table_id}")
     page.locator("#review-link").click()
-    page.wait_for_selector("#review:not([hidden])", timeout=60_000)
+    page.wait_for_selector("#review:not([hidden]), #review-error:not([hidden])",
+                           timeout=150_000)
+    assert page.locator("#review-error").is_hidden(), page.inner_text("#review-error")
 
     legend = page.locator("#chart-legend").inner_text()
     assert "Computer (expert)" in legend, legend

@@ -425,11 +425,16 @@ function drawPosition(state) {
 
 // -- start ------------------------------------------------------------------------------
 
-function wire() {
+/** The page's controls. A record chosen while the page's language is still loading is
+ *  reviewed once it is there (`language`), not lost.
+ *  @param {Promise<unknown>} language */
+function wire(language) {
   $("record-file").addEventListener("change", async (event) => {
     const file = /** @type {HTMLInputElement} */ (event.target).files?.[0];
     if (!file) return;
-    reviewText(await file.text());
+    const text = await file.text();
+    await language;
+    reviewText(text);
   });
   $("first-move").addEventListener("click", () => goTo(0));
   $("prev-move").addEventListener("click", () => goTo(Math.max(0, at - 1)));
@@ -448,7 +453,9 @@ function wire() {
 }
 
 async function main() {
-  await loadLanguage(detectLanguage());
+  const language = loadLanguage(detectLanguage());
+  wire(language);
+  await language;
   translatePage();
   mountLanguageSwitcher($("lang"));
   onLanguageChange(() => {
@@ -461,7 +468,6 @@ async function main() {
     const width = Math.round($("chart").clientWidth);
     if (review && width && width !== shownWidth) { shownWidth = width; drawChart(); goTo(at); }
   }).observe($("chart"));
-  wire();
   const table = new URLSearchParams(location.search).get("table");
   if (table && isLocalTableId(table)) {
     const text = await localRecordText(table);
