@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from webtools import Socket, create, make_settings
+from webtools import Socket, create, make_settings, wait_until_warm
 
 import trashcards.web.advice as advice
 from trashcards.ai.levels import LEVELS
@@ -153,7 +153,8 @@ def test_the_event_loop_answers_while_a_hint_is_computed(
         return real(*args, **kwargs)
 
     with _fast_client(tmp_path) as client:
-        monkeypatch.setattr(advice, "hint", slow_hint)  # after the start-up's warm-up
+        wait_until_warm(client)  # the warm-up computes a hint of its own
+        monkeypatch.setattr(advice, "hint", slow_hint)
         table_id, tokens = _seats(client, ME_AND_HOTSEAT)
         with client.websocket_connect(f"/ws/{table_id}") as ws, \
                 client.websocket_connect(f"/ws/{table_id}") as other:
@@ -180,6 +181,7 @@ def test_busy_workers_refuse_a_hint_with_a_retry(tmp_path: Path,
     release = threading.Event()
     real = advice.hint
     with _fast_client(tmp_path, ai_workers=1, ai_queue=1) as client:
+        wait_until_warm(client)  # the warm-up computes a hint of its own
         monkeypatch.setattr(advice, "hint",
                             lambda *a, **k: (release.wait(20), real(*a, **k))[1])
         table_id, tokens = _seats(client, ME_AND_HOTSEAT)
@@ -231,6 +233,7 @@ def test_queued_hints_of_closed_sockets_are_never_computed(
         return real(*args, **kwargs)
 
     with _fast_client(tmp_path, ai_workers=1) as client:
+        wait_until_warm(client)  # the warm-up computes a hint too: not one of these
         monkeypatch.setattr(advice, "hint", slow_hint)
         with contextlib.ExitStack() as running, contextlib.ExitStack() as queued:
             for n in range(5):  # one takes the hint thread of the address, four wait

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
-from webtools import make_settings
+from webtools import make_settings, wait_until_warm
 
 from trashcards.bots import make_bot
 from trashcards.record import Record
@@ -58,6 +58,7 @@ def test_a_slow_record_is_reviewed_or_refused_within_the_deadline(tmp_path: Path
     settings = make_settings(tmp_path / "r.sqlite3", review_deadline=DEADLINE,
                              max_review_body=1 << 22)
     with TestClient(create_app(settings)) as client:
+        wait_until_warm(client)  # loading the kernel is the start-up's, not the review's
         started = time.monotonic()
         response = client.post("/api/review", content=text,
                                headers={"content-type": "application/json"})
@@ -94,6 +95,7 @@ def test_rules_without_an_odds_table_are_refused_at_once_with_a_retry(
     record = _record(rules, 2, 5, 200)
     settings = make_settings(tmp_path / "r.sqlite3", review_deadline=DEADLINE)
     with TestClient(create_app(settings)) as client:
+        wait_until_warm(client)  # loading the kernel is the start-up's, not the review's
         started = time.monotonic()
         response = client.post("/api/review", content=record.dumps(),
                                headers={"content-type": "application/json"})

@@ -9,6 +9,7 @@ import itertools
 import json
 import random
 import subprocess
+import time
 from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,6 +50,15 @@ def make_settings(db: Path | str, seed: int = 1, **changes: Any) -> Settings:
     }
     values.update(changes)
     return Settings(**values)
+
+
+def wait_until_warm(client: Any, timeout: float = 180.0) -> None:
+    """Wait until the server's AI warm-up is over (``/healthz`` says ``"ai": "ready"``):
+    it computes a hint of its own, which a test that counts hints must not see."""
+    deadline = time.monotonic() + timeout
+    while client.get("/healthz").json()["ai"] != "ready":
+        assert time.monotonic() < deadline, "the AI's warm-up did not end"
+        time.sleep(0.05)
 
 
 class Socket:
