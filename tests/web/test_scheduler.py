@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import subprocess
+import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -364,3 +368,58 @@ def test_worker_processes_answer_refuse_stop_and_survive_a_death() -> None:
         finally:
             scheduler.close()
     asyncio.run(main())
+
+
+#: A server that starts its AI workers and is killed (``starting``: at once, while they
+#: start; ``started``: once they run, by the test).
+_KILLED_SERVER = """
+import os, signal, sys, time
+from trashcards.web.aipool import ProcessPool
+ProcessPool(2).start()
+if sys.argv[1] == "starting":
+    os.kill(os.getpid(), signal.SIGKILL)
+time.sleep(600)
+"""
+
+
+def _workers_marked(mark: str) -> list[int]:
+    """The processes (not zombies) whose environment holds ``mark``."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/environ", "rb") as env, \
+                    open(f"/proc/{entry.name}/stat", "rb") as stat:
+                if mark.encode() in env.read() and stat.read().split(b") ")[-1][:1] != b"Z":
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("when", ["starting", "started"])
+def test_worker_processes_end_with_a_killed_server(when: str) -> None:
+    """However the server ends, even killed while its workers are still starting (they
+    then belong to init, which they must not take for the server), they end too."""
+    mark = f"TRASHCARDS_TEST_MARK={uuid.uuid4().hex}"
+    env = {**os.environ, mark.split("=")[0]: mark.split("=")[1]}
+    server = subprocess.Popen([sys.executable, "-c", _KILLED_SERVER, when], env=env)
+    try:
+        if when == "started":
+            deadline = time.monotonic() + 60
+            while len(_workers_marked(mark)) < 3:  # the server and its two workers
+                assert time.monotonic() < deadline, "the workers never started"
+                time.sleep(0.1)
+            time.sleep(1.0)  # past the workers' start-up
+            server.kill()
+        assert server.wait(60) == -signal.SIGKILL
+        deadline = time.monotonic() + 20
+        while _workers_marked(mark):
+            assert time.monotonic() < deadline, f"workers left behind: {_workers_marked(mark)}"
+            time.sleep(0.2)
+    finally:
+        server.kill()
+        for pid in _workers_marked(mark):
+            os.kill(pid, signal.SIGKILL)

@@ -113,12 +113,13 @@ class ThreadPool:
         self._low.shutdown(wait=False, cancel_futures=True)
 
 
-def _start_worker(flags: Any, nice: int, warm: Callable[[], object] | None) -> None:
-    """In a new worker process: gone with the server (however it ends), nicer than it,
-    the cancel flags at hand, and the AI warming up in the background (a job that comes
-    first waits for the kernel where it needs it)."""
+def _start_worker(flags: Any, nice: int, warm: Callable[[], object] | None,
+                  parent: int) -> None:
+    """In a new worker process of the server ``parent``: gone with the server (however
+    it ends), nicer than it, the cancel flags at hand, and the AI warming up in the
+    background (a job that comes first waits for the kernel where it needs it)."""
     ignore_sigint()
-    _die_with(os.getppid())
+    _die_with(parent)
     with contextlib.suppress(OSError):
         os.nice(nice)
     with contextlib.suppress(OSError, AttributeError):  # Linux: never preempt a waker
@@ -132,10 +133,15 @@ def _start_worker(flags: Any, nice: int, warm: Callable[[], object] | None) -> N
 def _die_with(parent: int) -> None:
     """End this process when ``parent`` ends, even killed (SIGKILL): the kernel's
     parent-death signal where there is one (Linux), and a watch every second besides
-    (the pool's pipes stay open in the other workers, so they tell nothing)."""
+    (the pool's pipes stay open in the other workers, so they tell nothing). ``parent``
+    is the pid the server gave, not this process's parent now: a server that ended
+    while this process was starting has left it to init, which must not be mistaken
+    for the server (that left workers behind for good)."""
     with contextlib.suppress(Exception):
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # ended before the signal was armed
+        os._exit(0)
 
     def watch() -> None:
         while True:
@@ -197,7 +203,7 @@ class ProcessPool:
         if self._executor is None:
             self._executor = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self.size, mp_context=self._context, initializer=_start_worker,
-                initargs=(self._flags, self._nice, self._warm))
+                initargs=(self._flags, self._nice, self._warm, os.getpid()))
         return self._executor
 
     def start(self) -> None:
