@@ -37,6 +37,29 @@ def command(*args: str) -> list[str]:
     return [sys.executable, "-m", "trashcards", "serve", *args]
 
 
+#: Run by :func:`_bound`: arm Linux's parent-death signal (SIGKILL), leave at once if the
+#: parent is already gone, then become the command (exec keeps the signal armed).
+_BOUND = """
+import ctypes, ctypes.util, os, signal, sys
+libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+libc.prctl(1, signal.SIGKILL)
+if os.getppid() != int(sys.argv[1]):
+    os._exit(1)
+os.execv(sys.argv[2], sys.argv[2:])
+"""
+
+
+def _bound(argv: list[str]) -> list[str]:
+    """``argv``, killed with the process that starts it (a test worker that pytest-timeout
+    ended takes its servers along), where that is possible: on Linux, from the main thread
+    (the signal follows the thread that started the process, and other threads end
+    earlier)."""
+    if not sys.platform.startswith("linux") \
+            or threading.current_thread() is not threading.main_thread():
+        return argv
+    return [sys.executable, "-S", "-c", _BOUND, str(os.getpid()), *argv]
+
+
 class ServerError(RuntimeError):
     """The server did not start (its output says why) or did not answer in time."""
 
@@ -55,7 +78,7 @@ def launch_with_banner(db: Path | str, options: Sequence[str] = (), *, port: int
                        ) -> tuple[subprocess.Popen[str], str, str]:
     """:func:`launch`, with the line the server printed when it started listening."""
     proc = subprocess.Popen(
-        command("--port", str(port), "--db", str(db), *options),
+        _bound(command("--port", str(port), "--db", str(db), *options)),
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"})
     assert proc.stdout is not None
