@@ -10,6 +10,7 @@ the long run in docs/deploy.md uses 200).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -498,9 +499,17 @@ def _frozen_owner_is_fenced_off(pg_url: str, pg_cluster: Cluster, *, cut: bool) 
         assert pg_cluster.sql(pg_url, "SELECT epoch FROM tables WHERE id = %s",
                               table_id) == epoch  # it never took the table back
         moves = stored_moves(pg_cluster, pg_url, table_id)
-        record = loads(httpx.get(f"{new.url}/api/tables/{table_id}/record").text)
-        record.replay()  # one legal sequence: nothing of the old owner slipped in
-        assert [str(m) for m in record.moves] == moves[:len(record.moves)]
+        text = httpx.get(f"{new.url}/api/tables/{table_id}/record").text
+        record = loads(text)
+        record.replay()
+        # the stored moves are one legal sequence: nothing of the old owner slipped in
+        loads(json.dumps({**json.loads(text), "moves": moves})).replay()
+        # the record and the stored moves (read first) agree as far as both go: the
+        # record of a running table may stop early (it shows no hidden card), and its
+        # bots may have made moves since that are not stored yet
+        shown = [str(m) for m in record.moves]
+        common = min(len(shown), len(moves))
+        assert shown[:common] == moves[:common]
         info = httpx.get(f"{old.url}/api/tables/{table_id}").json()  # it follows now
         assert info["version"] >= len(moves) - 5
         return httpx.get(f"{old.url}/healthz").json()
