@@ -158,6 +158,12 @@ def take_one_decision(page: Any) -> str:
     raise AssertionError(f"nothing legal to click; prompt: {page.inner_text('#prompt')!r}")
 
 
+def next_round(page: Any) -> None:
+    """Click "next round" on the round's end screen and wait until the new round is on."""
+    page.click("#next-round")
+    page.wait_for_function("document.body.dataset.phase !== 'round_over'")
+
+
 def play_until_round_over(page: Any, limit: int = 400) -> int:
     """Take every decision of this browser's seat(s) by clicking until the round ends;
     returns the number of decisions."""

@@ -11,6 +11,7 @@ from browserkit import (
     ServerProcess,
     click_and_wait,
     create_table,
+    next_round,
     play_until_round_over,
     screen,
     take_one_decision,
@@ -121,8 +122,7 @@ def test_reloading_in_the_middle_of_a_decision_brings_back_the_same_screen(
     for _ in range(300):
         state = wait_for_turn_or_end(page)
         if state == "round_over":
-            page.click("#next-round")
-            page.wait_for_function("document.body.dataset.phase !== 'round_over'")
+            next_round(page)
             continue
         assert state == "act"
         if page.evaluate("document.body.dataset.phase") in ("wild", "swap"):
@@ -147,8 +147,7 @@ def test_hot_seat_shows_a_pass_screen_between_the_players(page: Any, server: str
         state = wait_for_turn_or_end(page)
         trail.append(state)
         if state == "round_over":  # some deals end in the first turn: deal again
-            page.click("#next-round")
-            page.wait_for_function("document.body.dataset.phase !== 'round_over'")
+            next_round(page)
             continue
         if state == "pass":
             title = page.inner_text("#pass-title")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import scenes
-from browserkit import serve, take_one_decision, wait_for_turn_or_end
+from browserkit import next_round, serve, take_one_decision, wait_for_turn_or_end
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -168,7 +168,6 @@ def test_the_face_down_cards_are_turned_up_when_the_round_ends(
         page.wait_for_selector("#result:not([hidden])")
         expect(page.locator("#game .reveal-tag")).to_have_count(len(turned))
         if state == "round_over":
-            page.click("#next-round")
-            page.wait_for_function("document.body.dataset.phase !== 'round_over'")
+            next_round(page)
             wait_for_turn_or_end(page)
             assert page.locator(".slot.revealed").count() == 0

@@ -16,6 +16,7 @@ import scenes
 from browserkit import (
     ServerProcess,
     create_table,
+    next_round,
     take_one_decision,
     wait_for_turn_or_end,
 )
@@ -124,8 +125,7 @@ def test_the_prompt_names_exactly_the_keys_that_are_legal_now(page: Any, server:
     for _ in range(200):
         state = wait_for_turn_or_end(page)
         if state == "round_over":  # a board of five may be done in one turn: deal again
-            page.click("#next-round")
-            page.wait_for_function("document.body.dataset.phase !== 'round_over'")
+            next_round(page)
             continue
         if state != "act" or checked == 12:
             break
