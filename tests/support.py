@@ -176,3 +176,12 @@ def exact_corpus(kind: str) -> list[CorpusPosition]:
             {a: (v["round"], v["match"]) for a, v in row["values"].items()},
             tuple(row["tied"]), row["best"]))
     return out
+
+
+def running(pid: int) -> bool:
+    """Whether the process ``pid`` is there and no zombie (Linux: reads /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b") ", 1)[-1][:1] != b"Z"
+    except OSError:
+        return False

@@ -28,6 +28,8 @@ from trashcards.web.aipool import ProcessPool
 from trashcards.web.protocol import ProtocolError
 from trashcards.web.scheduler import Scheduler
 
+from support import running
+
 
 class Gate:
     """Jobs that block in their thread until :meth:`open`; records the order they ran
@@ -382,16 +384,18 @@ time.sleep(600)
 """
 
 
-def _workers_marked(mark: str) -> list[int]:
-    """The processes (not zombies) whose environment holds ``mark``."""
+def _marked(mark: str, command: bytes = b"") -> list[int]:
+    """The running processes whose environment holds ``mark`` (the server, its
+    resource tracker, its workers) and whose command line holds ``command``."""
     found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
             with open(f"/proc/{entry.name}/environ", "rb") as env, \
-                    open(f"/proc/{entry.name}/stat", "rb") as stat:
-                if mark.encode() in env.read() and stat.read().split(b") ")[-1][:1] != b"Z":
+                    open(f"/proc/{entry.name}/cmdline", "rb") as line:
+                if mark.encode() in env.read() and command in line.read() \
+                        and running(int(entry.name)):
                     found.append(int(entry.name))
         except OSError:
             continue
@@ -409,17 +413,17 @@ def test_worker_processes_end_with_a_killed_server(when: str) -> None:
     try:
         if when == "started":
             deadline = time.monotonic() + 60
-            while len(_workers_marked(mark)) < 3:  # the server and its two workers
+            while len(_marked(mark, b"spawn_main")) < 2:  # the two workers
                 assert time.monotonic() < deadline, "the workers never started"
                 time.sleep(0.1)
             time.sleep(1.0)  # past the workers' start-up
             server.kill()
         assert server.wait(60) == -signal.SIGKILL
         deadline = time.monotonic() + 20
-        while _workers_marked(mark):
-            assert time.monotonic() < deadline, f"workers left behind: {_workers_marked(mark)}"
+        while _marked(mark):
+            assert time.monotonic() < deadline, f"workers left behind: {_marked(mark)}"
             time.sleep(0.2)
     finally:
         server.kill()
-        for pid in _workers_marked(mark):
+        for pid in _marked(mark):
             os.kill(pid, signal.SIGKILL)

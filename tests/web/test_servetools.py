@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from support import running
+
 _STARTER = """
 import os, sys
 sys.path.insert(0, sys.argv[1])
@@ -24,14 +26,6 @@ os._exit(0)  # as pytest-timeout ends a worker: no clean-up at all
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().split(b") ")[-1][:1] != b"Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_server_ends_with_the_test_process_that_started_it(tmp_path: Path) -> None:
     here = str(Path(__file__).parent)
@@ -41,9 +35,9 @@ def test_a_server_ends_with_the_test_process_that_started_it(tmp_path: Path) -> 
     pid = int(started.stdout.split()[-1])
     try:
         deadline = time.monotonic() + 20
-        while _alive(pid):
+        while running(pid):
             assert time.monotonic() < deadline, f"the server {pid} outlived its starter"
             time.sleep(0.1)
     finally:
-        if _alive(pid):
+        if running(pid):
             os.kill(pid, signal.SIGKILL)
