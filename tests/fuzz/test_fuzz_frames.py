@@ -105,6 +105,7 @@ def test_fuzzed_frames_never_close_the_socket(tmp_path: Path, fuzz_scale: float)
     assert version > 100             # in long runs)
 
 
+@pytest.mark.numba_compile  # its serve subprocess warms up (compiles) the AI
 def test_a_frame_over_the_frame_limit_closes_with_1009(tmp_path: Path) -> None:
     """The one documented exception: the ASGI server refuses to take in a frame over
     ``--max-frame`` (64 KiB) at all."""

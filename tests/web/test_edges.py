@@ -55,6 +55,7 @@ def _cut(port: int, path: str, declared: int, sent: bytes) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.numba_compile  # its serve subprocess warms up (compiles) the AI
 def test_a_cut_body_is_one_log_line_not_a_traceback(tmp_path: Path) -> None:
     with running(tmp_path / "c.sqlite3", ("--test-seed", "1")) as (proc, url):
         lines: list[str] = []

@@ -87,6 +87,7 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
         assert loads(record.text).replay().match_winner == state["match_winner"]
 
 
+@pytest.mark.numba_compile  # its serve subprocess warms up (compiles) the AI
 def test_kill_9_with_bots_playing_resumes_every_table(tmp_path: Path) -> None:
     """Kill the server while bot-only tables play (bots wait 0.05 s a move, so a match
     lasts seconds); after the restart each table has at least the moves any client saw,

@@ -26,6 +26,7 @@ os._exit(0)  # as pytest-timeout ends a worker: no clean-up at all
 """
 
 
+@pytest.mark.numba_compile  # its serve subprocess warms up (compiles) the AI
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_server_ends_with_the_test_process_that_started_it(tmp_path: Path) -> None:
     here = str(Path(__file__).parent)

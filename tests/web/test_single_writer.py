@@ -44,6 +44,7 @@ def test_no_path_to_the_same_file_lets_a_second_server_in(tmp_path: Path) -> Non
     Store(tmp_path / "hard.sqlite3").close()  # free again once the first one is gone
 
 
+@pytest.mark.numba_compile  # its serve subprocess warms up (compiles) the AI
 def test_a_second_serve_is_refused_through_a_symlink_or_a_hard_link(tmp_path: Path) -> None:
     db = tmp_path / "tables.sqlite3"
     with server(db) as (_proc, url):
