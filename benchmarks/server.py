@@ -523,6 +523,9 @@ class VictimStats:
     #: seconds the server's event loop (its main thread) was runnable but waiting for a
     #: CPU: the machine's other work, not the server's
     loop_waited: float = 0.0
+    #: CPU seconds of this benchmark's own process (the attackers' clients), which
+    #: shares the machine's cores with the server
+    attackers_cpu: float = 0.0
 
     def count(self, table: dict[str, int], what: str) -> None:
         table[what] = table.get(what, 0) + 1
@@ -787,18 +790,19 @@ def _attack_report(args: argparse.Namespace, results: dict[str, VictimStats],
                    started_load: float) -> None:
     ms = 1000.0
     print(f"command: python3 benchmarks/server.py --attack --tables {args.tables} "
-          f"--seconds {args.seconds:g} --think {args.think:g}")
+          f"--seconds {args.seconds:g} --think {args.think:g} --phases "
+          f"'{','.join(args.phases)}'")
     print(f"server: trashcards serve (one process, SQLite) from {_server_source()}; "
           f"{os.cpu_count()} cores; load average {started_load:.1f} at the start")
     print(f"victims: {args.tables} table(s) of one person at 127.0.0.1 (think "
           f"{args.think:g} s, a hint before every decision) against the expert at its "
           f"live pace (0.7 s + up to 0.5 s), played from a process of their own; "
           f"{args.seconds:g} s per phase; the attackers from other loopback addresses")
-    for name, what in PHASES.items():
-        print(f"  {name}: {what}")
+    for name in args.phases:
+        print(f"  {name}: {PHASES[name]}")
     print("| phase | move p50 / p99 | hint p50 / p99 | expert reply p99 | "
           "p99 ratios to none (move, hint, reply) | victim errors | server CPU / AI "
-          "workers' CPU | loop waiting for a CPU | load | attackers |")
+          "workers' CPU / attackers' CPU | loop waiting for a CPU | load | attackers |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     base = results["none"]
 
@@ -815,8 +819,11 @@ def _attack_report(args: argparse.Namespace, results: dict[str, VictimStats],
               f"{p(stats.hints, 0.99):.1f} ms (n={len(stats.hints)}) | "
               f"{p(stats.replies, 0.99):.0f} ms (n={len(stats.replies)}) | {ratios} | "
               f"{stats.errors or '-'} | {stats.server_cpu / wall:.0%} / "
-              f"{stats.ai_cpu / wall:.0%} | {stats.loop_waited / wall:.0%} | "
+              f"{stats.ai_cpu / wall:.0%} / {stats.attackers_cpu / wall:.0%} | "
+              f"{stats.loop_waited / wall:.0%} | "
               f"{stats.load:.1f} | {stats.attack or '-'} |")
+    if "hints + watched" not in results:
+        return
     claim = results["hints + watched"]
     move99, hint99 = percentile(claim.moves, 0.99), percentile(claim.hints, 0.99)
     ratio = move99 / percentile(base.moves, 0.99)
@@ -863,14 +870,14 @@ async def _attack(args: argparse.Namespace, url: str, pid: int) -> dict[str, Vic
     meter = CpuMeter(pid)
     current = VictimStats()
     attacker = Attacker(url, lambda: current)
-    total = args.warmup + args.seconds * len(PHASES) + 5
+    total = args.warmup + args.seconds * len(args.phases) + 5
     await ai_ready(url)
     victim = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--victim", url, "--tables", str(args.tables),
         "--seconds", str(total), "--think", str(args.think), stdout=subprocess.PIPE)
     await asyncio.sleep(args.warmup)
     spans: dict[str, tuple[float, float]] = {}
-    for phase in PHASES:
+    for phase in args.phases:
         current = VictimStats()
         halt = asyncio.Event()
         attack = {"hint flood": attacker.hint_flood, "review flood": attacker.review_flood,
@@ -881,8 +888,10 @@ async def _attack(args: argparse.Namespace, url: str, pid: int) -> dict[str, Vic
         print(f"phase: {phase}", file=sys.stderr, flush=True)
         began = time.monotonic()
         server_before, ai_before, waited_before = meter.read()
+        attackers_before = time.process_time()
         await asyncio.sleep(args.seconds)
         server_after, ai_after, waited_after = meter.read()
+        current.attackers_cpu = time.process_time() - attackers_before
         spans[phase] = (began, time.monotonic())
         current.server_cpu, current.ai_cpu = server_after - server_before, ai_after - ai_before
         current.loop_waited = waited_after - waited_before
@@ -904,6 +913,16 @@ async def _attack(args: argparse.Namespace, url: str, pid: int) -> dict[str, Vic
                     {"move": stats.moves, "hint": stats.hints,
                      "reply": stats.replies}[kind].append(float(value))
     return results
+
+
+def _phases(text: str) -> list[str]:
+    """``--phases``: known names, the baseline first."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in PHASES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"no phase {unknown[0]!r}; the phases are: "
+                                         + ", ".join(PHASES))
+    return ["none", *(name for name in names if name != "none")]
 
 
 def main() -> None:
@@ -932,6 +951,9 @@ def main() -> None:
                              "against expert bots, with hints, through the phases of "
                              "attackers at other loopback addresses (see PHASES), "
                              "--seconds each (default 15)")
+    parser.add_argument("--phases", type=_phases, default=list(PHASES),
+                        help="with --attack: the phases to run, comma-separated, in order "
+                             "(the baseline 'none' is always run first; default: all)")
     parser.add_argument("--victim", default=None, metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.victim:

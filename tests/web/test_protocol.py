@@ -194,8 +194,8 @@ def test_too_large_and_rate_limited(tmp_path: Any) -> None:
         with client.websocket_connect(f"/ws/{table_id}") as ws:
             sock = Socket(ws)
             big = json.dumps({"type": "ping", "pad": "x" * 200})
-            assert _error(sock, big)["code"] == "too_large"
-            for _ in range(3):
+            assert _error(sock, big)["code"] == "too_large"  # counted like any message
+            for _ in range(2):
                 sock.send({"type": "ping"})
                 assert sock.recv_type("pong")
             assert _error(sock, {"type": "ping"})["code"] == "rate_limited"
@@ -203,6 +203,33 @@ def test_too_large_and_rate_limited(tmp_path: Any) -> None:
             sock.send({"type": "ping"})
             assert sock.recv_type("pong")
             assert _error(sock, {"type": "ping"})["code"] == "rate_limited"
+
+
+def test_a_connection_over_its_rate_is_not_read_until_it_may_send(tmp_path: Any) -> None:
+    """A flood costs the server one refusal per pause, not one per frame: after a
+    ``rate_limited``, the connection is not read until a message would be accepted."""
+    import time
+
+    from webtools import make_settings
+
+    from trashcards.web import create_app
+
+    rate, frames = 20.0, 50
+    settings = make_settings(tmp_path / "f.sqlite3", rate=rate, burst=2)
+    with TestClient(create_app(settings)) as client:
+        table_id, _tokens = _table(client)
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            sock = Socket(ws)
+            began = time.monotonic()
+            for _ in range(frames):
+                sock.send({"type": "ping"})
+            answers = [sock.recv()["type"] for _ in range(frames)]
+            seconds = time.monotonic() - began
+    refused = answers.count("error")
+    assert answers.count("pong") + refused == frames  # every frame answered, in time
+    assert refused >= 1
+    # at most one refusal per pause of 1/rate seconds (answered at once, all 48 would be)
+    assert refused <= 1 + seconds * rate, (refused, seconds)
 
 
 def test_unknown_table_closes_the_socket(client: TestClient) -> None:

@@ -87,12 +87,14 @@ class _Limits:
         self.hints = TokenBucket(settings.hint_rate, settings.hint_burst, settings.clock)
 
     def message(self) -> ProtocolError | None:
-        """One more message (of any kind, read or not): refused over the rate."""
-        if self.messages.take():
+        """One more message (of any kind, read or not): refused over the rate, with the
+        seconds until the next one is accepted."""
+        wait = self.messages.wait()
+        if wait == 0.0:
             return None
         rate = self.settings.rate
         return ProtocolError("rate_limited", f"at most {rate:g} messages per second",
-                             1.0 / rate if rate > 0 else None)
+                             min(wait, 60.0))
 
     def charge(self, limit: Limit | None) -> ProtocolError | None:
         """Take what ``limit`` costs, or the refusal with the seconds to wait."""
@@ -142,13 +144,18 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings,
             if data is None:
                 data = frame.get("bytes") or b""
             size = len(data.encode("utf-8", "replace")) if isinstance(data, str) else len(data)
+            refusal = limits.message()
+            if refusal is not None:
+                # Not read again until its next message would be accepted: a flood waits
+                # in its own buffers (TCP holds the sender back) instead of costing the
+                # event loop a refusal per frame.
+                conn.error(refusal.code, refusal.message, refusal.retry_after)
+                await asyncio.sleep(refusal.retry_after or 0.0)
+                continue
             try:
                 if size > settings.max_message:
                     raise ProtocolError("too_large",
                                         f"a message is at most {settings.max_message} bytes")
-                refusal = limits.message()
-                if refusal is not None:
-                    raise refusal
                 message = parse_client_message(data, settings.max_message, settings.max_depth)
                 route = route_of(message)
                 refusal = limits.charge(route.limit)
