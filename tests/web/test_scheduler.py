@@ -427,3 +427,49 @@ def test_worker_processes_end_with_a_killed_server(when: str) -> None:
         server.kill()
         for pid in _marked(mark):
             os.kill(pid, signal.SIGKILL)
+
+
+#: A server in miniature that starts compiling the AI's kernel apart (as its warm-up does
+#: on a first start: ``NUMBA_CACHE_DIR`` is a new, empty folder), then waits to be killed.
+_COMPILING_SERVER = """
+import threading, time
+from trashcards.web import advice
+threading.Thread(target=advice.compile_apart, daemon=True).start()
+time.sleep(600)
+"""
+
+
+def _threads(pid: int) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
+
+
+@pytest.mark.numba_compile
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_kernels_compiler_ends_with_a_killed_server(tmp_path: Any) -> None:
+    """A server killed on its first start, while a process of its own compiles the
+    kernel (half a minute or more), leaves no compiler running."""
+    mark = f"TRASHCARDS_TEST_MARK={uuid.uuid4().hex}"
+    env = {**os.environ, mark.split("=")[0]: mark.split("=")[1],
+           "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    server = subprocess.Popen([sys.executable, "-c", _COMPILING_SERVER], env=env)
+    try:
+        deadline = time.monotonic() + 120
+        # the compiler has started and armed its watch (its second thread)
+        while not any(_threads(pid) >= 2 for pid in _marked(mark, b"spawn_main")):
+            assert time.monotonic() < deadline, "the compiler never started"
+            assert server.poll() is None
+            time.sleep(0.05)
+        compiler = _marked(mark, b"spawn_main")
+        server.kill()
+        assert server.wait(60) == -signal.SIGKILL
+        deadline = time.monotonic() + 10  # the watch looks every second
+        while any(running(pid) for pid in compiler):
+            assert time.monotonic() < deadline, f"the compiler was left running: {compiler}"
+            time.sleep(0.1)
+    finally:
+        server.kill()
+        for pid in _marked(mark):
+            os.kill(pid, signal.SIGKILL)

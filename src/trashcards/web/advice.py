@@ -62,7 +62,7 @@ from ..rules import Rules
 from ..state import Phase, new_match
 from ..statejson import view_json
 from ..views import View, view
-from .aipool import ProcessPool, ThreadPool, ignore_sigint, sigint_held
+from .aipool import ProcessPool, ThreadPool, die_with, ignore_sigint, sigint_held
 from .protocol import ProtocolError
 from .scheduler import Budget, BusyError, OutOfBudgetError, Pool, Scheduler, Work
 
@@ -305,7 +305,7 @@ def compile_apart() -> bool:
     if marker.exists():
         return True
     process = multiprocessing.get_context("spawn").Process(
-        target=_compile_process, daemon=True, name="trashcards-compile")
+        target=_compile_process, args=(os.getpid(),), daemon=True, name="trashcards-compile")
     with _COMPILING_LOCK, sigint_held():
         _COMPILING.add(process)
         process.start()
@@ -324,9 +324,11 @@ def warm_worker() -> str | None:
     return warm_up() if compiled() else None
 
 
-def _compile_process() -> None:
-    """The process compiling the AI's kernel."""
+def _compile_process(server: int) -> None:
+    """The process compiling the AI's kernel, which ends with the ``server`` that
+    started it, however that ends (a compile takes half a minute or more)."""
     ignore_sigint()
+    die_with(server)
     warm_up()
 
 

@@ -35,7 +35,8 @@ from typing import Any, Final
 from . import scheduler
 from .scheduler import call
 
-__all__ = ["LOW_NICE", "NICE", "ProcessPool", "ThreadPool", "ignore_sigint", "sigint_held"]
+__all__ = ["LOW_NICE", "NICE", "ProcessPool", "ThreadPool", "die_with", "ignore_sigint",
+           "sigint_held"]
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +120,7 @@ def _start_worker(flags: Any, nice: int, warm: Callable[[], object] | None,
     it ends), nicer than it, the cancel flags at hand, and the AI warming up in the
     background (a job that comes first waits for the kernel where it needs it)."""
     ignore_sigint()
-    _die_with(parent)
+    die_with(parent)
     with contextlib.suppress(OSError):
         os.nice(nice)
     with contextlib.suppress(OSError, AttributeError):  # Linux: never preempt a waker
@@ -130,13 +131,14 @@ def _start_worker(flags: Any, nice: int, warm: Callable[[], object] | None,
                          daemon=True).start()
 
 
-def _die_with(parent: int) -> None:
-    """End this process when ``parent`` ends, even killed (SIGKILL): the kernel's
-    parent-death signal where there is one (Linux), and a watch every second besides
-    (the pool's pipes stay open in the other workers, so they tell nothing). ``parent``
-    is the pid the server gave, not this process's parent now: a server that ended
-    while this process was starting has left it to init, which must not be mistaken
-    for the server (that left workers behind for good)."""
+def die_with(parent: int) -> None:
+    """In a process the server started (an AI worker, the kernel's compiler): end it
+    when ``parent`` ends, even killed (SIGKILL). The kernel's parent-death signal where
+    there is one (Linux), and a watch every second besides (the pool's pipes stay open
+    in the other workers, so they tell nothing). ``parent`` is the pid the server gave,
+    not this process's parent now: a server that ended while this process was starting
+    has left it to init, which must not be mistaken for the server (that left workers
+    behind for good)."""
     with contextlib.suppress(Exception):
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
