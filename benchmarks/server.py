@@ -65,6 +65,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import resource
@@ -293,6 +294,40 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def quantile_interval(values: list[float], q: float, level: float = 0.95
+                      ) -> tuple[float, float]:
+    """A distribution-free ``level`` interval for the ``q`` quantile: the order
+    statistics that the binomial(n, q) count of samples below it brackets. Its upper end
+    is infinite when the sample is too small to bound it (n = 100 cannot bound a p99)."""
+    n = len(values)
+    if n == 0:
+        return float("-inf"), float("inf")
+    ordered = sorted(values)
+    tail = (1.0 - level) / 2.0
+    log_q, log_r = math.log(q), math.log1p(-q)
+    cdf, below = [], 0.0  # cdf[k] = P(count <= k)
+    for k in range(n + 1):
+        below += math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                          + k * log_q + (n - k) * log_r)
+        cdf.append(below)
+    # [X_(r), X_(s)] (1-based) covers the quantile with P(r <= count <= s - 1)
+    r = max((k + 1 for k in range(n) if cdf[k] <= tail), default=0)
+    s = min((k + 1 for k in range(n) if cdf[k] >= 1.0 - tail), default=n + 1)
+    low = ordered[r - 1] if r >= 1 else float("-inf")
+    high = ordered[s - 1] if s <= n else float("inf")
+    return low, high
+
+
+def goal_verdict(low: float, high: float, goal: float) -> str:
+    """``yes`` if the whole interval is within ``goal``, ``NO`` if none of it is, and
+    ``a tie`` (the numbers cannot say) otherwise."""
+    if high <= goal:
+        return "yes"
+    if low > goal:
+        return "NO"
+    return "a tie: the interval holds the goal"
 
 
 async def bench(args: argparse.Namespace, url: str) -> Stats:
@@ -827,10 +862,19 @@ def _attack_report(args: argparse.Namespace, results: dict[str, VictimStats],
     claim = results["hints + watched"]
     move99, hint99 = percentile(claim.moves, 0.99), percentile(claim.hints, 0.99)
     ratio = move99 / percentile(base.moves, 0.99)
-    print(f"goal, while 10 addresses flood hints and 5 watch 100 bot tables: move p99 "
-          f"{move99 * ms:.1f} ms (<= 50 ms: {'yes' if move99 <= 0.050 else 'NO'}), "
-          f"{ratio:.2f} x the no-attack p99 (<= 3: {'yes' if ratio <= 3 else 'NO'}); "
-          f"hint p99 {hint99 * ms:.0f} ms (<= 250 ms: {'yes' if hint99 <= 0.250 else 'NO'})")
+    move_low, move_high = quantile_interval(claim.moves, 0.99)
+    hint_low, hint_high = quantile_interval(claim.hints, 0.99)
+    base_low, base_high = quantile_interval(base.moves, 0.99)
+    ratio_low = move_low / base_high if base_high > 0 else 0.0
+    ratio_high = move_high / base_low if base_low > 0 else float("inf")
+    print("goal, while 10 addresses flood hints and 5 watch 100 bot tables (p99 with "
+          "its distribution-free 95 % interval; inf: too few samples to bound it):")
+    print(f"  move p99 {move99 * ms:.1f} ms [{move_low * ms:.1f}, {move_high * ms:.1f}] "
+          f"(<= 50 ms: {goal_verdict(move_low, move_high, 0.050)})")
+    print(f"  {ratio:.2f} x the no-attack p99 [{ratio_low:.2f}, {ratio_high:.2f}] "
+          f"(<= 3: {goal_verdict(ratio_low, ratio_high, 3.0)})")
+    print(f"  hint p99 {hint99 * ms:.0f} ms [{hint_low * ms:.0f}, {hint_high * ms:.0f}] "
+          f"(<= 250 ms: {goal_verdict(hint_low, hint_high, 0.250)})")
 
 
 async def ai_ready(url: str) -> None:
