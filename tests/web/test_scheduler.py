@@ -9,6 +9,7 @@ requester goes, a dead worker costs its job only."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -16,7 +17,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -402,15 +403,35 @@ def _marked(mark: str, command: bytes = b"") -> list[int]:
     return found
 
 
+@contextlib.contextmanager
+def _marked_server(script: str, *args: str, **env: str
+                   ) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``script`` run as a server in miniature, with a mark in its environment that its
+    processes inherit; whatever carries the mark is killed afterwards."""
+    mark = uuid.uuid4().hex
+    server = subprocess.Popen([sys.executable, "-c", script, *args],
+                              env={**os.environ, **env, "TRASHCARDS_TEST_MARK": mark})
+    try:
+        yield server, mark
+    finally:
+        server.kill()
+        for pid in _marked(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _until_gone(pids: list[int], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while left := [pid for pid in pids if running(pid)]:
+        assert time.monotonic() < deadline, f"{what} left running: {left}"
+        time.sleep(0.1)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("when", ["starting", "started"])
 def test_worker_processes_end_with_a_killed_server(when: str) -> None:
     """However the server ends, even killed while its workers are still starting (they
     then belong to init, which they must not take for the server), they end too."""
-    mark = f"TRASHCARDS_TEST_MARK={uuid.uuid4().hex}"
-    env = {**os.environ, mark.split("=")[0]: mark.split("=")[1]}
-    server = subprocess.Popen([sys.executable, "-c", _KILLED_SERVER, when], env=env)
-    try:
+    with _marked_server(_KILLED_SERVER, when) as (server, mark):
         if when == "started":
             deadline = time.monotonic() + 60
             while len(_marked(mark, b"spawn_main")) < 2:  # the two workers
@@ -423,10 +444,6 @@ def test_worker_processes_end_with_a_killed_server(when: str) -> None:
         while _marked(mark):
             assert time.monotonic() < deadline, f"workers left behind: {_marked(mark)}"
             time.sleep(0.2)
-    finally:
-        server.kill()
-        for pid in _marked(mark):
-            os.kill(pid, signal.SIGKILL)
 
 
 #: A server in miniature that starts compiling the AI's kernel apart (as its warm-up does
@@ -451,11 +468,8 @@ def _threads(pid: int) -> int:
 def test_the_kernels_compiler_ends_with_a_killed_server(tmp_path: Any) -> None:
     """A server killed on its first start, while a process of its own compiles the
     kernel (half a minute or more), leaves no compiler running."""
-    mark = f"TRASHCARDS_TEST_MARK={uuid.uuid4().hex}"
-    env = {**os.environ, mark.split("=")[0]: mark.split("=")[1],
-           "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
-    server = subprocess.Popen([sys.executable, "-c", _COMPILING_SERVER], env=env)
-    try:
+    with _marked_server(_COMPILING_SERVER, NUMBA_CACHE_DIR=str(tmp_path / "numba")) \
+            as (server, mark):
         deadline = time.monotonic() + 120
         # the compiler has started and armed its watch (its second thread)
         while not any(_threads(pid) >= 2 for pid in _marked(mark, b"spawn_main")):
@@ -465,11 +479,4 @@ def test_the_kernels_compiler_ends_with_a_killed_server(tmp_path: Any) -> None:
         compiler = _marked(mark, b"spawn_main")
         server.kill()
         assert server.wait(60) == -signal.SIGKILL
-        deadline = time.monotonic() + 10  # the watch looks every second
-        while any(running(pid) for pid in compiler):
-            assert time.monotonic() < deadline, f"the compiler was left running: {compiler}"
-            time.sleep(0.1)
-    finally:
-        server.kill()
-        for pid in _marked(mark):
-            os.kill(pid, signal.SIGKILL)
+        _until_gone(compiler, 10, "the compiler was")  # the watch looks every second
