@@ -81,6 +81,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
 import servetools
@@ -667,7 +668,15 @@ class Attacker:
         tokens = [s["token"] for s in made["seats"]]
         bot = make_bot("greedy", random.Random(f"attacker/{n}/{t}"))
         rules = Rules.preset_named("standard")
-        async with connect(f"{self.ws_url}/ws/{made['table_id']}", max_queue=None,
+        while not stop.is_set():  # a flooder the server closed comes back
+            try:
+                await self._flood_hints(made["table_id"], tokens, bot, rules, stop, address)
+            except ConnectionClosed as exc:
+                self._count(f"closed by the server ({exc.rcvd.code if exc.rcvd else None})")
+
+    async def _flood_hints(self, table_id: str, tokens: list[str], bot: Bot, rules: Rules,
+                           stop: asyncio.Event, address: str) -> None:
+        async with connect(f"{self.ws_url}/ws/{table_id}", max_queue=None,
                            ping_interval=None, compression=None,
                            local_addr=(address, 0)) as ws:
             await ws.send(json.dumps({"type": "join", "tokens": tokens, "version": None}))
@@ -727,7 +736,14 @@ class Attacker:
             made = (await http.post(f"{self.url}/api/tables", json={
                 "rules": {"preset": "standard"},
                 "seats": [{"kind": "bot", "bot": bot} for _ in range(players)]})).json()
-            async with connect(f"{self.ws_url}/ws/{made['table_id']}", max_queue=None,
+            while not stop.is_set():  # a watcher the server closed comes back
+                try:
+                    await watch(made["table_id"], address)
+                except ConnectionClosed as exc:
+                    self._count(f"closed by the server ({exc.rcvd.code if exc.rcvd else None})")
+
+        async def watch(table_id: str, address: str) -> None:
+            async with connect(f"{self.ws_url}/ws/{table_id}", max_queue=None,
                                ping_interval=None, compression=None,
                                local_addr=(address, 0)) as ws:
                 await ws.send(json.dumps({"type": "join", "tokens": [], "version": None}))
