@@ -1,12 +1,14 @@
 """The websocket of a table (docs/protocol.md): one client's connection, from the checks
 of its handshake to its last frame.
 
-Each frame is read, measured against the connection's message rate, parsed
+Each frame is read, measured against the connection's message rate (over it, the
+connection is not read again until it may send: a flood waits in its own buffers), parsed
 (:func:`~trashcards.web.protocol.parse_client_message`), charged the limit of its route
 (:data:`~trashcards.web.routes.ROUTES`) and dispatched by the hub
 (:meth:`~trashcards.web.hub.Hub.handle`); a second task writes the connection's queued
 frames in order. Nothing a client sends closes the connection, except a frame over
-``max_frame`` (the ASGI server closes it) and not joining in time."""
+``max_frame`` (the ASGI server closes it), not joining in time, and a flood that keeps
+its answer to the ASGI server's keepalive ping waiting too long."""
 
 from __future__ import annotations
 
@@ -143,7 +145,6 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings,
             data: str | bytes | None = frame.get("text")
             if data is None:
                 data = frame.get("bytes") or b""
-            size = len(data.encode("utf-8", "replace")) if isinstance(data, str) else len(data)
             refusal = limits.message()
             if refusal is not None:
                 # Not read again until its next message would be accepted: a flood waits
@@ -152,6 +153,7 @@ async def _talk(ws: WebSocket, table: Table, hub: Hub, settings: Settings,
                 conn.error(refusal.code, refusal.message, refusal.retry_after)
                 await asyncio.sleep(refusal.retry_after or 0.0)
                 continue
+            size = len(data.encode("utf-8", "replace")) if isinstance(data, str) else len(data)
             try:
                 if size > settings.max_message:
                     raise ProtocolError("too_large",
