@@ -74,7 +74,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -668,9 +668,16 @@ class Attacker:
         tokens = [s["token"] for s in made["seats"]]
         bot = make_bot("greedy", random.Random(f"attacker/{n}/{t}"))
         rules = Rules.preset_named("standard")
-        while not stop.is_set():  # a flooder the server closed comes back
+        await self._coming_back(stop, lambda: self._flood_hints(
+            made["table_id"], tokens, bot, rules, stop, address))
+
+    async def _coming_back(self, stop: asyncio.Event,
+                           connection: Callable[[], Awaitable[None]]) -> None:
+        """An attacker's ``connection`` again and again until ``stop``: one the server
+        closed (a flooder misses its keepalive) comes back, and the close is counted."""
+        while not stop.is_set():
             try:
-                await self._flood_hints(made["table_id"], tokens, bot, rules, stop, address)
+                await connection()
             except ConnectionClosed as exc:
                 self._count(f"closed by the server ({exc.rcvd.code if exc.rcvd else None})")
 
@@ -736,11 +743,7 @@ class Attacker:
             made = (await http.post(f"{self.url}/api/tables", json={
                 "rules": {"preset": "standard"},
                 "seats": [{"kind": "bot", "bot": bot} for _ in range(players)]})).json()
-            while not stop.is_set():  # a watcher the server closed comes back
-                try:
-                    await watch(made["table_id"], address)
-                except ConnectionClosed as exc:
-                    self._count(f"closed by the server ({exc.rcvd.code if exc.rcvd else None})")
+            await self._coming_back(stop, lambda: watch(made["table_id"], address))
 
         async def watch(table_id: str, address: str) -> None:
             async with connect(f"{self.ws_url}/ws/{table_id}", max_queue=None,
