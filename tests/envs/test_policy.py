@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from trashcards import Rules
+from trashcards.envs.actions import action_mask
 from trashcards.envs.observation import OBSERVATION_SIZE
 from trashcards.envs.policy import MLPPolicy, PolicyBot, SnapshotPool, masked_argmax
 from trashcards.session import play_match
@@ -89,6 +90,43 @@ def test_a_policy_plays_whole_matches_as_a_bot():
     match = play_match(rules, ["a", "b"], bots, random.Random(1))
     assert match.over
     assert match.state.match_winner in (0, 1)
+
+
+def test_a_policy_bot_takes_a_decision_with_one_legal_action_without_asking():
+    asked: list[int] = []
+
+    def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        asked.extend(np.count_nonzero(mask, axis=1).tolist())
+        return masked_argmax(np.zeros(mask.shape), mask)
+
+    forced = []
+    bot = PolicyBot(policy)
+    original = bot.choose
+
+    def choose(view):  # counts the decisions it is given, forced ones included
+        forced.append(np.count_nonzero(action_mask(view)) == 1)
+        return original(view)
+
+    bot.choose = choose  # type: ignore[method-assign]
+    match = play_match(Rules.preset_named("standard"), ["a", "b"],
+                       [bot, PolicyBot(mlp(4))], random.Random(3))
+    assert match.over
+    assert any(forced)
+    assert not all(forced)
+    assert len(asked) == forced.count(False)
+    assert min(asked) >= 2  # the policy saw only real choices
+
+
+def test_the_mlp_plays_its_most_likely_legal_action_and_leaves_its_input_alone():
+    policy = mlp(5)
+    rng = np.random.default_rng(2)
+    obs = rng.random((40, OBSERVATION_SIZE)).astype(np.float32)
+    mask = (rng.random((40, 15)) < 0.3).astype(np.int8)
+    mask[:, 0] = 1
+    kept = obs.copy(), mask.copy()
+    assert np.array_equal(policy(obs, mask), masked_argmax(policy.logits(obs), mask))
+    assert np.array_equal(obs, kept[0])
+    assert np.array_equal(mask, kept[1])
 
 
 def test_the_shipped_learned_agent_is_a_bot_with_its_training_command():

@@ -60,6 +60,7 @@ class LinearPolicy:
         self.weights = np.random.default_rng(seed).normal(size=(OBSERVATION_SIZE, 15))
         self.rows = 0
         self.calls = 0
+        self.largest = 0
 
     def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         assert obs.dtype == np.float32
@@ -67,6 +68,7 @@ class LinearPolicy:
         assert obs.shape == (len(mask), OBSERVATION_SIZE)
         self.rows += len(obs)
         self.calls += 1
+        self.largest = max(self.largest, len(obs))
         return masked_argmax(obs @ self.weights, mask)
 
 
@@ -318,14 +320,65 @@ def test_a_policy_opponent_is_asked_once_per_round_trip_for_all_its_tables():
     for _ in range(30):
         _obs, _r, _te, _tr, info = vec.step(_pick(info["action_mask"], rng))
     assert policy.calls > 0
-    assert policy.rows / policy.calls > 16  # batches across tables, not one by one
+    assert policy.largest >= 16  # batches across tables, not one by one
+    assert policy.calls <= 30 * 12  # a few round trips per step, not one per table
+
+
+@pytest.mark.numba_compile
+@pytest.mark.parametrize("preset", ["standard", "call-trash", "kings-wild"])
+def test_a_policy_opponent_is_never_asked_a_decision_with_one_legal_action(preset):
+    """The kernel takes an opponent policy's forced moves (the draw from the stock when the
+    discard is no use, the swap after taking the discard); a bot object is asked all."""
+    from trashcards.bots import GreedyBot
+
+    class Counting(GreedyBot):
+        def __init__(self) -> None:
+            super().__init__(random.Random(0))
+            self.forced = 0
+
+        def choose(self, view):
+            self.forced += len(view.legal) == 1
+            return super().choose(view)
+
+    policy = LinearPolicy(9)
+    seen: list[int] = []
+
+    def asked(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        seen.extend(np.count_nonzero(mask, axis=1).tolist())
+        return policy(obs, mask)
+
+    bot = Counting()
+    vec = TrashVectorEnv(32, opponents=[asked, bot], preset=preset)
+    _obs, info = vec.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        _obs, _r, _te, _tr, info = vec.step(_pick(info["action_mask"], rng))
+    assert len(seen) > 100
+    assert min(seen) >= 2
+    assert bot.forced > 0
+
+
+def test_only_seats_played_outside_may_have_their_forced_moves_taken():
+    from trashcards.sim.vector import VectorTables
+
+    rules = Rules.preset_named("standard")
+    with pytest.raises(ValueError, match="take_forced"):
+        VectorTables(rules, [None, "greedy"], 2, outside=lambda *a: [0], take_forced=[1])
+    with pytest.raises(ValueError, match="take_forced"):
+        VectorTables(rules, [None, "greedy"], 2, outside=lambda *a: [0], take_forced=[2])
 
 
 @pytest.mark.numba_compile
 def test_an_illegal_choice_of_a_policy_opponent_is_refused_clearly():
     vec = TrashVectorEnv(4, opponents=[lambda obs, mask: np.full(len(obs), 14)], seat=1)
+
+    def play() -> None:  # to the opponent's first decision with a choice
+        _obs, info = vec.reset(seed=0)
+        for _ in range(50):
+            _obs, _r, _te, _tr, info = vec.step(info["action_mask"].argmax(axis=1))
+
     with pytest.raises(ValueError, match="illegal action: 14"):
-        vec.reset(seed=0)
+        play()
 
 
 @pytest.mark.numba_compile

@@ -74,16 +74,19 @@ class MLPPolicy:
         x = np.asarray(obs, dtype=np.float32)
         last = len(self.layers) - 1
         for k, (w, b) in enumerate(self.layers):
-            x = x @ w + b
+            x = x @ w  # a fresh array: the rest is done in place
+            x += b
             if k < last:
-                x = np.tanh(x)
+                np.tanh(x, out=x)
         return x
 
     def __call__(self, obs: npt.NDArray[np.float32],
                  mask: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
         logits = self.logits(obs)
         if not self.sample:
-            return masked_argmax(logits, mask)
+            np.putmask(logits, mask == 0, ILLEGAL_LOGIT)  # masked_argmax, in place
+            best: npt.NDArray[np.int64] = logits.argmax(axis=1)
+            return best
         z = np.where(mask != 0, logits, -np.inf)
         z = z - z.max(axis=1, keepdims=True)
         p = np.exp(z)
@@ -153,15 +156,21 @@ class SnapshotPool:
 
 
 class PolicyBot:
-    """A batched policy as a bot: ``choose(view)`` asks it about that one view."""
+    """A batched policy as a bot: ``choose(view)`` asks it about that one view, unless
+    only one action is legal there, which it takes without asking (as the vector
+    environment does for its policy opponents: the same policy plays the same game in
+    both, its random draws included)."""
 
     def __init__(self, policy: BatchedPolicy, name: str = "policy") -> None:
         self.policy = policy
         self.name = name
 
     def choose(self, view: View) -> Action:
-        obs = observation(view)[None, :]
         mask = action_mask(view)[None, :]
+        legal = np.flatnonzero(mask[0])
+        if len(legal) == 1:
+            return ACTIONS[int(legal[0])]
+        obs = observation(view)[None, :]
         index = int(np.asarray(self.policy(obs, mask)).reshape(-1)[0])
         if not 0 <= index < len(ACTIONS) or not mask[0, index]:
             raise ValueError(f"the policy chose {index}, which is not legal here")

@@ -151,6 +151,8 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         self.tables = VectorTables(self.rules, kernel_bots, num_envs, agent_seats=seat,
                                    max_moves=max_moves, **_values(reward, players),
                                    outside=self._play_outside if self._outside else None,
+                                   take_forced=[s for s, player in self._outside.items()
+                                                if not hasattr(player, "choose")],
                                    recipe=self._recipe)
         self.single_observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
@@ -214,7 +216,12 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         tables = self.tables
         if self.copy:  # the kernel writes every row: a fresh array needs no copy
             tables.features = np.empty_like(tables.features)
-        tables.step(acts, skip_illegal=True)
+        dealt = None
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP and waiting.any():
+            dealt = self._all[waiting]  # dealt anew in the same pass as the step
+            self._index[dealt] += 1
+        tables.step(acts, skip_illegal=True, deal=None if dealt is None else
+                    (dealt, self._keys[dealt], self._index[dealt]))
         n = self.num_envs
         rewards = np.empty(n, dtype=np.float64)
         terminated = np.empty(n, dtype=bool)
@@ -228,10 +235,10 @@ class TrashVectorEnv(VectorEnv[Obs, Actions, npt.NDArray[Any]]):
         info: dict[str, Any] = {}
         if faults:
             info["illegal"], info["_illegal"] = illegal, illegal.copy()
-        if self.autoreset_mode is AutoresetMode.NEXT_STEP and waiting.any():
-            which = self._all[waiting]
-            self._index[which] += 1
-            self._deal(which)
+        if dealt is not None:  # the matches that ended before the agent could act
+            again = dealt[(tables.done[dealt] | tables.truncated[dealt]).view(bool)]
+            self._index[again] += 1
+            self._deal(again)
         ended = terminated | truncated
         if self.autoreset_mode is AutoresetMode.SAME_STEP and over:
             which = self._all[ended]

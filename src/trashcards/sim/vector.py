@@ -80,7 +80,7 @@ class VectorTables:
                  agent_seats: int | Sequence[int] = 0, max_moves: int = 0,
                  round_values: npt.ArrayLike | None = None,
                  match_values: npt.ArrayLike | None = None,
-                 outside: Outside | None = None,
+                 outside: Outside | None = None, take_forced: Iterable[int] = (),
                  recipe: tuple[npt.NDArray[np.int8], npt.NDArray[np.int64],
                                npt.NDArray[np.float64]] | None = None) -> None:
         if num_tables < 1:
@@ -93,6 +93,11 @@ class VectorTables:
         #: The kernel's bot code of each seat (B_EXTERNAL for a seat played outside).
         self.codes = self.table.codes.copy()
         self.codes[[bot is None for bot in bots]] = layout.B_EXTERNAL
+        for seat in take_forced:
+            if not 0 <= seat < len(bots) or bots[seat] is not None:
+                raise ValueError(f"take_forced lists seats played outside; seat {seat} "
+                                 "is not one")
+            self.codes[seat] = layout.B_TAKES_FORCED
         self.outside = outside
         players = self.table.players
         self.tab = self.table.tab.copy()
@@ -170,22 +175,40 @@ class VectorTables:
         pending = np.full(which.shape[0], -1, dtype=np.int64)
         self._play(which, pending, values)
 
-    def step(self, actions: npt.ArrayLike, skip_illegal: bool = False) -> None:
+    def step(self, actions: npt.ArrayLike, skip_illegal: bool = False,
+             deal: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64],
+                         npt.NDArray[np.int64]] | None = None) -> None:
         """Each table whose match goes on takes its agent's action and plays to the
         agent's next decision, the match's end or the move cap. Refuses (nothing played)
         if any action is not legal for its table; with ``skip_illegal``, plays the legal
-        ones only and marks the others in :attr:`illegal`."""
-        acts = np.ascontiguousarray(actions, dtype=np.int64)
+        ones only and marks the others in :attr:`illegal`.
+
+        ``deal`` (with ``skip_illegal``): ``(tables, keys, indices)`` as
+        :meth:`reset_keys` takes them, tables that start a new match in the same pass
+        instead of taking their actions (a new match scores nothing): the round trips to
+        the seats played outside serve both at once."""
+        acts = np.array(actions, dtype=np.int64)
         if acts.shape != (self.num_tables,):
             raise ValueError(f"one action per table: shape ({self.num_tables},), "
                              f"got {acts.shape}")
+        if deal is not None:
+            if not skip_illegal:
+                raise ValueError("dealing tables in a step needs skip_illegal")
+            acts[deal[0]] = -1
         live = kernel.step(self.tab, self.st, acts, self._before, self.agent_rounds,
                            self.other_rounds, self.reward, self.illegal, not skip_illegal,
                            self._waiting, self.obs, self._feat(), self._tables,
                            self._pending)
         if live >= 0:
-            self._play(self._tables[:live], self._pending[:live],
-                       (self.round_values, self.match_values))
+            which, pending = self._tables[:live], self._pending[:live]
+            if deal is not None:
+                kernel.reset(self.tab, self.st, self.ky, *deal, self._before, self.reward)
+                which = np.concatenate((which, deal[0]))
+                pending = np.concatenate((pending, np.full(len(deal[0]), -1, np.int64)))
+            self._play(which, pending, (self.round_values, self.match_values))
+            if deal is not None:
+                self.reward[deal[0]] = 0.0
+                self.illegal[deal[0]] = 0
         else:
             bad = np.flatnonzero(self.illegal).tolist()
             shown = ", ".join(f"table {i}: {int(acts[i])}" for i in bad[:8])

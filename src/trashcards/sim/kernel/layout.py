@@ -151,6 +151,9 @@ assert ACTION_CODES[ACTION_CALL] == V_CALL * 16
 
 #: A seat decided outside the kernel: :func:`~trashcards.sim.kernel.game.run` stops there.
 B_EXTERNAL: Final = -1
+#: A seat decided outside the kernel but for its decisions with one legal action, which
+#: the vector tables take themselves (:func:`~trashcards.sim.kernel.vector.advance`).
+B_TAKES_FORCED: Final = -2
 B_RANDOM: Final = 0
 B_GREEDY: Final = 1
 B_COUNTER: Final = 2

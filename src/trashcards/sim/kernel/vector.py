@@ -58,6 +58,7 @@ from .layout import (
     ACC_SIZE,
     ACTION_CODES,
     ACTION_COUNT,
+    B_TAKES_FORCED,
     H_ROUNDS,
     O_BCARD,
     O_DECK,
@@ -408,7 +409,18 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
             act = -1
             if status in (R_ROUND_OVER, R_MATCH_OVER):
                 value += round_values[seat, row[S_WINNERS]]
-            if status != R_ROUND_OVER:
+            if status == R_ROUND_OVER:
+                continue
+            if status != R_DECIDE:
+                break
+            turn = row[S_TURN]
+            if turn == seat or _capped(tab, row):
+                break
+            legal_mask(tab, row, other_mask[i])
+            if bots[turn] != B_TAKES_FORCED:
+                break
+            act = _only_action(other_mask[i])
+            if act < 0:
                 break
         if status == R_MATCH_OVER:
             value += match_values[seat, row[S_MATCH_WINNER]]
@@ -416,7 +428,6 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
         if status == R_DECIDE and turn != seat and not _capped(tab, row):
             waiting[i] = 1
             reward[i] += value
-            legal_mask(tab, row, other_mask[i])
             encode(tab, row, turn, other_obs[i])
             count += 1
         else:
@@ -424,6 +435,19 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
             _report(tab, row, seat, before, i, reward[i] + value, mask, obs, agent_rounds,
                     other_rounds, reward, done, truncated, winner, feat)
     return count
+
+
+@kjit(inline=True)
+def _only_action(mask: Array) -> int:
+    """The kernel action of the one legal action of ``mask``, or -1 when there are
+    more."""
+    only = -1
+    for a in range(ACTION_COUNT):
+        if mask[a]:
+            if only >= 0:
+                return -1
+            only = a
+    return _CODES[only] if only >= 0 else -1
 
 
 @kjit()
