@@ -70,6 +70,9 @@ class VectorTables:
     kernel by ``outside`` (see :data:`Outside`): every call plays on until each table is
     at its agent's decision (or over, or capped), asking ``outside`` for the other
     seats' decisions in batches, one batch per round trip across all waiting tables.
+    The seats of ``take_forced`` (each one played outside) are not asked a decision with
+    one legal action: the kernel takes it (a policy's forced moves; a bot object that
+    may draw random numbers for them is asked all).
 
     ``max_moves`` (0: none) caps each match's player actions. ``round_values[a][w]`` is
     the reward of a round whose winners are the seats of bit mask ``w`` (0: a void round)

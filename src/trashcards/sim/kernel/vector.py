@@ -377,7 +377,8 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
     action ``pending[j]`` (an index in the fixed action list; -1: none; the caller has
     checked it is legal), to the agent's next
     decision, the match's end, the move cap, or a decision of a seat decided outside
-    (bot code < 0). ``reward[i]`` gains the values of what ends on the way (see
+    (bot code < 0; at code ``B_TAKES_FORCED`` one with a choice: a decision with one
+    legal action is taken here). ``reward[i]`` gains the values of what ends on the way (see
     :func:`step`). A table stopped at an outside seat's decision gets ``waiting[i]`` = 1,
     that seat's legal actions in ``other_mask[i]`` and its public encoding in
     ``other_obs[i]``; every other table reports as :func:`step` says (rounds counted
