@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from quantiles import percentile
 from trashcards import Rules, apply, new_match, sample_chance, view
 from trashcards.ai.evaluate import fast_problem
 from trashcards.ai.expert import ExpertBot
@@ -61,11 +62,6 @@ def positions(count: int, seed: int) -> list[View]:
                 found.append(v)
             state = apply(state, bots[state.to_act].choose(v))[0]
     return found
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main() -> None:
@@ -107,15 +103,15 @@ def main() -> None:
         "positions": len(views), "engine": "fast" if fast_problem() is None else "reference",
         "warm_up_s": warm_up_s,
         "hint_samples": DEFAULT_SAMPLES, "expert_samples": expert.samples,
-        "hint_ms_p50": quantile(hint_ms, 0.5), "hint_ms_p99": quantile(hint_ms, 0.99),
-        "expert_ms_p50": quantile(expert_ms, 0.5), "expert_ms_p99": quantile(expert_ms, 0.99),
-        "greedy_decision_ms_p50": quantile(greedy_ms, 0.5),
+        "hint_ms_p50": percentile(hint_ms, 0.5), "hint_ms_p99": percentile(hint_ms, 0.99),
+        "expert_ms_p50": percentile(expert_ms, 0.5), "expert_ms_p99": percentile(expert_ms, 0.99),
+        "greedy_decision_ms_p50": percentile(greedy_ms, 0.5),
         "rollout_to_round_end_ms_mean": statistics.fmean(round_ms),
         "match_win_half_width_mean": statistics.fmean(match_hw),
         "match_win_half_width_max": max(match_hw),
         "round_win_half_width_mean": statistics.fmean(round_hw),
         "best_minus_second_half_width_mean": statistics.fmean(diff_hw),
-        "best_minus_second_half_width_p90": quantile(diff_hw, 0.9),
+        "best_minus_second_half_width_p90": percentile(diff_hw, 0.9),
     }
     figures["hint_p99_in_rollouts"] = figures["hint_ms_p99"] / \
         figures["rollout_to_round_end_ms_mean"]

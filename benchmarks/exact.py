@@ -46,6 +46,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from quantiles import percentile
 from trashcards import Rules, apply, sample_chance, view
 from trashcards.ai.compare import compare
 from trashcards.ai.exact import BUDGET, clear_cache, exact_solution
@@ -135,10 +136,8 @@ def baseline() -> float:
 
 
 def quantiles(values: list[float]) -> dict[str, float]:
-    ordered = sorted(values)
-    n = len(ordered)
-    return {"p50": ordered[n // 2], "p99": ordered[min(n - 1, (n * 99) // 100)],
-            "max": ordered[-1]}
+    return {"p50": percentile(values, 0.5), "p99": percentile(values, 0.99),
+            "max": max(values)}
 
 
 BOUNDARY_SIZES = ((4, 1), (4, 2), (4, 3), (4, 4), (5, 5), (6, 6), (10, 10))

@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from quantiles import percentile
 from trashcards.web.offline import build_static
 from trashcards.web.settings import Settings
 
@@ -162,11 +163,6 @@ HINT_TIMING = """async () => {
   }
   return {times, samples};
 }"""
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main() -> None:

@@ -37,14 +37,10 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
 from servetools import drain, launch, stop, wait_healthy
 
+from quantiles import percentile
 from trashcards.web.settings import Settings
 
 PRESETS = ("standard", "kids", "classic")
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 async def _person(url: str, number: int, delay: float, rng: random.Random,

@@ -65,7 +65,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import os
 import random
 import resource
@@ -88,6 +87,7 @@ import servetools
 from pgtools import DURABLE, PostgresMissingError, running_cluster
 
 from players_sim import Pace, Person
+from quantiles import goal_verdict, percentile, quantile_interval
 from trashcards.bots import Bot, make_bot
 from trashcards.rules import Rules
 from trashcards.web.viewjson import view_from_json
@@ -288,47 +288,6 @@ def wait_until_up(url: str, workers: int) -> None:
             seen.add(httpx.get(f"{url}/healthz", timeout=5).json()["process"])
         except (httpx.TransportError, ValueError):
             time.sleep(0.1)
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def quantile_interval(values: list[float], q: float, level: float = 0.95
-                      ) -> tuple[float, float]:
-    """A distribution-free ``level`` interval for the ``q`` quantile: the order
-    statistics that the binomial(n, q) count of samples below it brackets. Its upper end
-    is infinite when the sample is too small to bound it (n = 100 cannot bound a p99)."""
-    n = len(values)
-    if n == 0:
-        return float("-inf"), float("inf")
-    ordered = sorted(values)
-    tail = (1.0 - level) / 2.0
-    log_q, log_r = math.log(q), math.log1p(-q)
-    cdf, below = [], 0.0  # cdf[k] = P(count <= k)
-    for k in range(n + 1):
-        below += math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-                          + k * log_q + (n - k) * log_r)
-        cdf.append(below)
-    # [X_(r), X_(s)] (1-based) covers the quantile with P(r <= count <= s - 1)
-    r = max((k + 1 for k in range(n) if cdf[k] <= tail), default=0)
-    s = min((k + 1 for k in range(n) if cdf[k] >= 1.0 - tail), default=n + 1)
-    low = ordered[r - 1] if r >= 1 else float("-inf")
-    high = ordered[s - 1] if s <= n else float("inf")
-    return low, high
-
-
-def goal_verdict(low: float, high: float, goal: float) -> str:
-    """``yes`` if the whole interval is within ``goal``, ``NO`` if none of it is, and
-    ``a tie`` (the numbers cannot say) otherwise."""
-    if high <= goal:
-        return "yes"
-    if low > goal:
-        return "NO"
-    return "a tie: the interval holds the goal"
 
 
 async def bench(args: argparse.Namespace, url: str) -> Stats:

@@ -53,7 +53,8 @@ import servetools
 from pgtools import DURABLE, PostgresMissingError, running_cluster
 
 from players_sim import Pace, Person
-from server import Attacker, VictimStats, ai_ready, percentile
+from quantiles import percentile
+from server import Attacker, VictimStats, ai_ready
 
 #: The players' addresses: 127.0.1.1 … 127.0.1.ADDRESSES (spectators: 127.0.2.x).
 ADDRESSES = 100
