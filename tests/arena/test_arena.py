@@ -70,6 +70,19 @@ def test_a_policy_plays_through_the_vector_env_and_a_bot_through_its_views():
     assert three.to_json()["elo_ci"] is None
 
 
+def test_a_policy_agent_is_never_asked_a_decision_with_one_legal_action():
+    seen: list[int] = []
+
+    def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        seen.extend(np.count_nonzero(mask, axis=1).tolist())
+        return mask.argmax(axis=1)
+
+    rating = rate(policy, matches=20, expert_matches=0, opponents=["random"])
+    assert rating.vs["random"].matches == 20
+    assert len(seen) > 100
+    assert min(seen) >= 2  # its forced moves were taken for it
+
+
 def test_arena_json_has_exactly_the_promised_shape(tmp_path: Path):
     rng = np.random.default_rng(0)
     policy = MLPPolicy([(rng.normal(size=(OBSERVATION_SIZE, 4)), np.zeros(4)),
