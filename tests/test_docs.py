@@ -162,7 +162,6 @@ def test_the_readme_console_examples_print_what_the_readme_shows(command: str,
     assert checker.check_output(output, done.stdout, flags), done.stdout
 
 
-@pytest.mark.numba_compile
 def test_the_readme_stays_short_and_keeps_its_table_of_contents() -> None:
     text = README.read_text()
     assert len(text.split()) <= 2500
