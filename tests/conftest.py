@@ -174,6 +174,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
              or "sb3_contrib" in str(getattr(report, "longrepr", ""))]
     if torch:
         terminalreporter.write_line(
-            f"{len(torch)} tests need PyTorch and were skipped: pip install -r "
-            "requirements-torch.txt && pip install --require-hashes --no-deps -r "
-            "requirements-train.txt (docs/development.md)", yellow=True)
+            f"{len(torch)} tests need PyTorch and were skipped: pip install "
+            "--require-hashes --no-deps -r requirements-train.txt && pip install -r "
+            "requirements-torch.txt (docs/development.md)", yellow=True)

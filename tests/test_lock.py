@@ -1,5 +1,6 @@
 """The lock files install from the public package index alone, on every platform the
-README names, and no locked path pulls a CUDA build.
+README names, and no hashed lock pulls a CUDA build (PyTorch itself is pinned by version
+to its PyPI release, whose CPU build pip takes where PyTorch's index is reached).
 
 Each target is resolved by pip's own resolver (``pip install --dry-run --report``) with
 this machine's pip configuration and local wheel folders switched off
@@ -213,7 +214,7 @@ def test_every_pin_of_the_test_lock_is_read() -> None:
 @pytest.mark.slow
 def test_the_train_lock_installs_from_the_public_index_beside_pytorchs_cpu_build(
         online: None) -> None:
-    # torch itself comes from PyTorch's CPU index (requirements-torch.txt); everything
+    # torch itself is pinned by version (requirements-torch.txt); everything
     # else it and sb3-contrib need is in requirements-train.txt, with hashes, installed
     # with --no-deps: so each pin need only be served
     locked = pins(ROOT / "requirements-train.txt")
@@ -228,8 +229,12 @@ def test_no_lock_pins_a_cuda_build() -> None:
         text = (ROOT / name).read_text()
         assert not CUDA.findall(text), name
     torch = (ROOT / "requirements-torch.txt").read_text()
-    assert "--index-url https://download.pytorch.org/whl/cpu" in torch
-    assert re.search(r"^torch==[0-9.]+\+cpu$", torch, re.MULTILINE)
+    # PyPI's own release (no local label, which only another index serves), PyTorch's
+    # CPU index searched beside PyPI, not instead of it
+    assert re.search(r"^torch==[0-9.]+$", torch, re.MULTILINE)
+    assert "+" not in torch.split("torch==", 1)[1]
+    assert "--extra-index-url https://download.pytorch.org/whl/cpu" in torch
+    assert "--index-url" not in torch.replace("--extra-index-url", "")
 
 
 def test_the_all_extra_leaves_torch_out() -> None:
