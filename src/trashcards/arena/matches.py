@@ -38,6 +38,7 @@ from ..bots import make_bot
 from ..envs.actions import action_index
 from ..envs.gymnasium import KERNEL_BOTS
 from ..envs.observation import observation_recipe
+from ..envs.policy import policy_actions
 from ..rules import Rules
 from ..session import Chooser
 from ..sim.kernel import layout
@@ -180,17 +181,8 @@ def _table_slice(agent: Agent, opponent: str, rules: Rules, players: int, plan: 
         live = np.flatnonzero(mask.any(axis=1) & ~ended)
         actions = np.zeros(count, dtype=np.int64)
         if agent.policy is not None:
-            # a policy is not asked a decision with one legal action (as the vector
-            # env's policy opponents and PolicyBot): that action is taken
-            actions[live] = mask[live].argmax(axis=1)
-            ask = live[np.count_nonzero(mask[live], axis=1) > 1]
-            if len(ask):
-                picked = np.asarray(agent.policy(tables.features[ask],
-                                                 mask[ask].view(np.int8))).reshape(-1)
-                if picked.shape != ask.shape:
-                    raise ValueError(f"{agent.name} gave {picked.shape[0]} actions for "
-                                     f"{ask.shape[0]} observations")
-                actions[ask] = picked
+            actions[live] = policy_actions(agent.policy, mask[live], tables.features[live],
+                                           agent.name)
         else:
             assert agent.bot is not None
             for i in live.tolist():

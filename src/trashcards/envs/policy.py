@@ -31,7 +31,8 @@ from ..views import View
 from .actions import ACTIONS, action_mask
 from .observation import OBSERVATION_SIZE, observation
 
-__all__ = ["BatchedPolicy", "MLPPolicy", "PolicyBot", "SnapshotPool", "masked_argmax"]
+__all__ = ["BatchedPolicy", "MLPPolicy", "PolicyBot", "SnapshotPool", "masked_argmax",
+           "policy_actions"]
 
 BatchedPolicy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], npt.ArrayLike]
 #: The logit an illegal action gets.
@@ -42,6 +43,28 @@ def masked_argmax(logits: npt.NDArray[Any], mask: npt.NDArray[Any]) -> npt.NDArr
     """Each row's legal action of highest logit (the lowest index on ties)."""
     out: npt.NDArray[np.int64] = np.where(mask != 0, logits, ILLEGAL_LOGIT).argmax(axis=1)
     return out
+
+
+def policy_actions(policy: BatchedPolicy, mask: npt.NDArray[Any],
+                   observations: npt.NDArray[np.float32]
+                   | Callable[[], npt.NDArray[np.float32]],
+                   who: str = "the policy") -> npt.NDArray[np.int64]:
+    """Each row's action for legal-action masks ``mask`` (M, 15): its one legal action
+    where it has only one (the policy is not asked about a forced move), and otherwise
+    ``policy``'s choice, asked once for all the rows with a choice. ``observations``:
+    the rows' (M, 233) observations, or a function that makes them, called only when a
+    row has a choice. Raises ``ValueError`` when the policy answers for another number
+    of rows; checking that its answers are legal is the caller's."""
+    actions: npt.NDArray[np.int64] = mask.argmax(axis=1).astype(np.int64)
+    ask = np.flatnonzero(np.count_nonzero(mask, axis=1) > 1)
+    if len(ask):
+        obs = observations() if callable(observations) else observations
+        picked = np.asarray(policy(obs[ask], mask[ask].view(np.int8))).reshape(-1)
+        if picked.shape != ask.shape:
+            raise ValueError(f"{who} gave {picked.shape[0]} actions for {ask.shape[0]} "
+                             "observations")
+        actions[ask] = picked
+    return actions
 
 
 class MLPPolicy:
@@ -167,11 +190,8 @@ class PolicyBot:
 
     def choose(self, view: View) -> Action:
         mask = action_mask(view)[None, :]
-        legal = np.flatnonzero(mask[0])
-        if len(legal) == 1:
-            return ACTIONS[int(legal[0])]
-        obs = observation(view)[None, :]
-        index = int(np.asarray(self.policy(obs, mask)).reshape(-1)[0])
+        index = int(policy_actions(self.policy, mask,
+                                   lambda: observation(view)[None, :])[0])
         if not 0 <= index < len(ACTIONS) or not mask[0, index]:
             raise ValueError(f"the policy chose {index}, which is not legal here")
         return ACTIONS[index]
