@@ -190,13 +190,14 @@ class VectorTables:
         :meth:`reset_keys` takes them, tables that start a new match in the same pass
         instead of taking their actions (a new match scores nothing): the round trips to
         the seats played outside serve both at once."""
-        acts = np.array(actions, dtype=np.int64)
+        acts = np.ascontiguousarray(actions, dtype=np.int64)
         if acts.shape != (self.num_tables,):
             raise ValueError(f"one action per table: shape ({self.num_tables},), "
                              f"got {acts.shape}")
         if deal is not None:
             if not skip_illegal:
                 raise ValueError("dealing tables in a step needs skip_illegal")
+            acts = acts.copy()  # the caller's array stays as it was
             acts[deal[0]] = -1
         live = kernel.step(self.tab, self.st, acts, self._before, self.agent_rounds,
                            self.other_rounds, self.reward, self.illegal, not skip_illegal,

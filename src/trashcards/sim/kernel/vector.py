@@ -404,6 +404,7 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
         seat = agent[i]
         value = 0.0
         act = _CODES[pending[j]] if pending[j] >= 0 else -1
+        waits = False  # at a decision of a seat played outside, with a choice
         while True:
             status = run(tab, row, ky[i], bots, seat, act, H_ROUNDS, acc, thist, rhist, ovf,
                          tmp, False, log, lp)
@@ -412,24 +413,20 @@ def advance(tab: Array, st: Array, ky: Array, bots: Array, agent: Array, tables:
                 value += round_values[seat, row[S_WINNERS]]
             if status == R_ROUND_OVER:
                 continue
-            if status != R_DECIDE:
-                break
-            turn = row[S_TURN]
-            if turn == seat or _capped(tab, row):
+            if status != R_DECIDE or row[S_TURN] == seat or _capped(tab, row):
                 break
             legal_mask(tab, row, other_mask[i])
-            if bots[turn] != B_TAKES_FORCED:
-                break
-            act = _only_action(other_mask[i])
+            if bots[row[S_TURN]] == B_TAKES_FORCED:
+                act = _only_action(other_mask[i])
             if act < 0:
+                waits = True
                 break
         if status == R_MATCH_OVER:
             value += match_values[seat, row[S_MATCH_WINNER]]
-        turn = row[S_TURN]
-        if status == R_DECIDE and turn != seat and not _capped(tab, row):
+        if waits:
             waiting[i] = 1
             reward[i] += value
-            encode(tab, row, turn, other_obs[i])
+            encode(tab, row, row[S_TURN], other_obs[i])
             count += 1
         else:
             waiting[i] = 0
