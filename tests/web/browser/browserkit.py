@@ -140,6 +140,29 @@ def version(page: Any) -> str:
     return str(page.evaluate("document.body.dataset.version"))
 
 
+#: The page may take a key now: its seat acts, nothing animates or waits for an answer,
+#: the socket is open and no dialog holds the keys.
+READY_FOR_KEYS = ("() => (document.body.dataset.acting ?? '') !== ''"
+                  " && document.body.dataset.busy === '0'"
+                  " && document.querySelector('#conn')?.dataset.online === '1'"
+                  " && !document.querySelector('dialog[open]')")
+
+
+def press_and_wait(page: Any, key: str) -> None:
+    """Press ``key`` once the page may take it, and wait for the table to move on (a new
+    version); a key that moves nothing fails with what the page showed."""
+    page.wait_for_function(READY_FOR_KEYS)
+    before = version(page)
+    page.keyboard.press(key)
+    try:
+        page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before)
+    except Exception as exc:  # Playwright's TimeoutError: say what the page showed
+        shown = page.evaluate("({...document.body.dataset,"
+                              " prompt: document.querySelector('#prompt')?.textContent,"
+                              " online: document.querySelector('#conn')?.dataset.online})")
+        raise AssertionError(f"the key {key!r} moved nothing: the page shows {shown}") from exc
+
+
 def click_and_wait(page: Any, locator: Any) -> None:
     """Click a legal thing and wait for the table to move on (a new version)."""
     before = version(page)

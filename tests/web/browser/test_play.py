@@ -13,6 +13,7 @@ from browserkit import (
     create_table,
     next_round,
     play_until_round_over,
+    press_and_wait,
     screen,
     take_one_decision,
     version,
@@ -58,10 +59,8 @@ def test_keyboard_plays_and_the_help_overlay_lists_the_keys(page: Any, server: s
     assert "Draw from the stock" in help_dialog.inner_text()
     page.keyboard.press("Escape")
     help_dialog.wait_for(state="hidden")
-    before = version(page)
     assert page.evaluate("document.body.dataset.phase") == "draw"
-    page.keyboard.press("s")
-    page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before)
+    press_and_wait(page, "s")
     # Your own moves are told to you in the second person.
     expect(page.locator("#log-list")).to_contain_text("You draw")
 
