@@ -52,8 +52,8 @@ def random_game(game: pyspiel.Game, seed: int, stop=None) -> TrashState:
      "jokers_per_deck": 2},
     {"players": 4, "preset": "first-to-9", "decks": 1, "last_chance": True},
 ], ids=["kids-2", "call-trash-jokers-3", "last-chance-one-pack-4"])
-def test_random_sim_test_100_games_with_serialization(params):
-    pyspiel.random_sim_test(load(**params), num_sims=100, serialize=True, verbose=False)
+def test_random_sim_test_40_games_with_serialization(params):
+    pyspiel.random_sim_test(load(**params), num_sims=40, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("params", [
