@@ -19,6 +19,7 @@ from typing import Any
 # tests/web, for servetools (pytest puts it on the path; take_screenshots.py does not)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import servetools
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -140,35 +141,37 @@ def version(page: Any) -> str:
     return str(page.evaluate("document.body.dataset.version"))
 
 
-#: The page may take a key now: its seat acts, nothing animates or waits for an answer,
-#: the socket is open and no dialog holds the keys.
+#: The page may take a key now: its seat acts (``data-acting`` is set only while the
+#: socket is open, nothing animates and no answer is awaited) and no dialog holds the keys.
 READY_FOR_KEYS = ("() => (document.body.dataset.acting ?? '') !== ''"
-                  " && document.body.dataset.busy === '0'"
-                  " && document.querySelector('#conn')?.dataset.online === '1'"
                   " && !document.querySelector('dialog[open]')")
 
 
-def press_and_wait(page: Any, key: str) -> None:
-    """Press ``key`` once the page may take it, and wait for the table to move on (a new
-    version); a key that moves nothing fails with what the page showed."""
-    page.wait_for_function(READY_FOR_KEYS)
-    before = version(page)
-    page.keyboard.press(key)
+def moved_on(page: Any, before: str, what: str) -> None:
+    """Wait for the table to move on from version ``before`` after ``what`` was done; if
+    it does not, fail with what the page showed (its dataset, prompt and connection)."""
     try:
         page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before)
-    except Exception as exc:  # Playwright's TimeoutError: say what the page showed
+    except PlaywrightTimeoutError as exc:
         shown = page.evaluate("({...document.body.dataset,"
                               " prompt: document.querySelector('#prompt')?.textContent,"
                               " online: document.querySelector('#conn')?.dataset.online})")
-        raise AssertionError(f"the key {key!r} moved nothing: the page shows {shown}") from exc
+        raise AssertionError(f"{what} moved nothing: the page shows {shown}") from exc
+
+
+def press_and_wait(page: Any, key: str) -> None:
+    """Press ``key`` once the page may take it, and wait for the table to move on."""
+    page.wait_for_function(READY_FOR_KEYS)
+    before = version(page)
+    page.keyboard.press(key)
+    moved_on(page, before, f"the key {key!r}")
 
 
 def click_and_wait(page: Any, locator: Any) -> None:
     """Click a legal thing and wait for the table to move on (a new version)."""
     before = version(page)
     locator.click()
-    page.wait_for_function(
-        "(v) => document.body.dataset.version !== v", arg=before)
+    moved_on(page, before, f"a click on {locator}")
 
 
 def take_one_decision(page: Any) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import scenes
-from browserkit import take_one_decision, wait_for_turn_or_end
+from browserkit import click_and_wait, take_one_decision, wait_for_turn_or_end
 
 pytestmark = pytest.mark.browser
 
@@ -120,9 +120,7 @@ def test_the_last_joiner_keeps_no_win_bar_from_the_moments_it_was_a_spectator(
         if got == "match_over":
             break
         if got == "round_over":  # a lucky chain can end a round in a few turns
-            before = page.evaluate("document.body.dataset.version")
-            page.click("#next-round")
-            page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before)
+            click_and_wait(page, page.locator("#next-round"))
             continue
         take_one_decision(page)
     assert len(versions) >= 3

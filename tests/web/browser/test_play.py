@@ -16,7 +16,6 @@ from browserkit import (
     press_and_wait,
     screen,
     take_one_decision,
-    version,
     wait_for_turn_or_end,
 )
 from playwright.sync_api import expect
@@ -230,8 +229,6 @@ def test_call_trash_is_offered_in_that_variant_and_the_c_key_calls(
     assert wait_for_turn_or_end(page) == "act"
     call = page.locator("button.action-call")
     expect(call).to_be_visible()
-    before = version(page)
-    page.keyboard.press("c")
-    page.wait_for_function("(v) => document.body.dataset.version !== v", arg=before)
+    press_and_wait(page, "c")
     expect(page.locator("#log-list")).to_contain_text("You call “Trash!”")
     expect(call).to_have_count(0)  # once per turn

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import scenes
+from browserkit import press_and_wait
 from playwright.sync_api import expect
 from statichost import static_host
 
@@ -80,9 +81,7 @@ def test_with_no_server_the_expert_plays_on_this_device(new_context: Any, tmp_pa
                 break
             key = scenes.key_for_prompt(page.inner_text("#prompt"))
             assert key is not None, page.inner_text("#prompt")
-            version = page.evaluate("document.body.dataset.version")
-            page.keyboard.press(key)
-            page.wait_for_function("(v) => document.body.dataset.version !== v", arg=version)
+            press_and_wait(page, key)
         assert expert_moves >= 3, page.inner_text("#log-list")
         assert page.locator("#error").is_hidden()
 
